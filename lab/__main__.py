@@ -1,0 +1,7 @@
+"""`python -m lab` runs the same command as the `lab` script."""
+
+import sys
+
+from lab.cli import main
+
+sys.exit(main())

@@ -1,0 +1,123 @@
+"""The `lab` command: list, run and show the experiments.
+
+Exit codes, in the shape of fault tools: 0 every experiment reproduced its expected
+degradation, 1 one deviated, 2 a usage error (bad flag, unknown id, malformed file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from lab.experiment import ExperimentError, load_all, run_experiment, select
+from lab.report import (
+    experiment_runs_view,
+    flips_text,
+    outcome_view,
+    outcomes_json,
+    summary_view,
+)
+from lab.switches import Switches
+
+
+class UsageError(Exception):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one readable line instead of argparse's usage dump
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def parse_switch(text: str) -> tuple[str, object]:
+    """NAME=VALUE, VALUE a Python literal (True, False, 3, 'course')."""
+    name, sep, raw = text.partition("=")
+    if not sep:
+        raise UsageError(f"--switch {text!r}: expected NAME=VALUE")
+    try:
+        value = ast.literal_eval(raw)
+    except (ValueError, SyntaxError):
+        value = raw
+    return name.strip(), value
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="lab", description="harness-lab: break one guarantee at a time.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    common = Parser(add_help=False)
+    common.add_argument("--lang", choices=["en", "zh"], default="en", help="output language")
+    common.add_argument("--dir", type=Path, help="load experiments from this folder instead")
+
+    sub.add_parser("list", parents=[common], help="list the experiments")
+    run = sub.add_parser("run", parents=[common], help="run experiments, print before→after")
+    run.add_argument("ids", nargs="*", metavar="ID", help="experiment ids (default: all)")
+    run.add_argument("--json", action="store_true", help="print only JSON on stdout")
+    run.add_argument(
+        "--switch",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change the baseline switches (repeatable)",
+    )
+    show = sub.add_parser("show", parents=[common], help="show baseline and degraded runs")
+    show.add_argument("id", metavar="ID")
+    return parser
+
+
+def cmd_list(args: argparse.Namespace, out: Console) -> int:
+    table = Table(title="experiments")
+    for column in ("id", "mechanism", "switch", "title", "takeaway"):
+        table.add_column(column)
+    for e in load_all(args.dir):
+        table.add_row(
+            e.id, e.mechanism, flips_text(dict(e.flips)), e.title[args.lang], e.takeaway[args.lang]
+        )
+    out.print(table)
+    return 0
+
+
+def cmd_run(args: argparse.Namespace, out: Console) -> int:
+    base = Switches()
+    try:
+        base = base.flipped(**dict(parse_switch(s) for s in args.switch))
+    except KeyError as error:
+        raise UsageError(error.args[0]) from None
+    experiments = select(load_all(args.dir), args.ids)
+    outcomes = [run_experiment(e, base) for e in experiments]
+    if args.json:
+        print(json.dumps(outcomes_json(outcomes), ensure_ascii=False, indent=2))
+    else:
+        for outcome in outcomes:
+            out.print(outcome_view(outcome, args.lang))
+        out.print(summary_view(outcomes, args.lang))
+    return 0 if all(o.reproduced for o in outcomes) else 1
+
+
+def cmd_show(args: argparse.Namespace, out: Console) -> int:
+    (experiment,) = select(load_all(args.dir), [args.id])
+    outcome = run_experiment(experiment)
+    out.print(experiment_runs_view(outcome, args.lang))
+    return 0 if outcome.reproduced else 1
+
+
+COMMANDS = {"list": cmd_list, "run": cmd_run, "show": cmd_show}
+
+
+def main(argv: list[str] | None = None) -> int:
+    err = Console(stderr=True, highlight=False)
+    try:
+        args = build_parser().parse_args(argv)
+        return COMMANDS[args.command](args, Console(highlight=False))
+    except (UsageError, ExperimentError) as error:
+        err.print(f"lab: error: {error}", markup=False)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

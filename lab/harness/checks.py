@@ -1,0 +1,80 @@
+"""M3 扫码口 (chain of checks): every call passes an ordered list of stages before it runs.
+
+Invariant: cheap, non-negotiable checks come first and the human's time comes last; the
+first stage that fails stops the call, and the later stages never see it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import jsonschema
+
+from lab.harness.tools import Tool
+from lab.trace import CheckFailed, CheckPassed, Trace
+
+
+@dataclass
+class Call:
+    """One tool call moving down the chain."""
+
+    id: str
+    name: str
+    input: dict[str, Any]
+    tool: Tool | None
+    turn: int
+
+
+@dataclass(frozen=True)
+class Stopped:
+    stage: str
+    reason: str
+
+
+Stage = Callable[[Call], str | None]  # a reason to stop the call, or None to let it pass
+
+
+def known_tool(call: Call) -> str | None:
+    return None if call.tool else f"Unknown tool: {call.name}"
+
+
+def valid_input(call: Call) -> str | None:
+    """The input against the tool's JSON schema: required fields, types, no unknown fields."""
+    assert call.tool is not None
+    schema = {"additionalProperties": False, **call.tool.input_schema}
+    error = jsonschema.exceptions.best_match(
+        jsonschema.Draft202012Validator(schema).iter_errors(call.input)
+    )
+    if error is None:
+        return None
+    where = "/".join(str(p) for p in error.absolute_path) or "input"
+    return f"invalid input for {call.name} at {where}: {error.message}"
+
+
+def tool_check(call: Call) -> str | None:
+    """The tool's own semantic check (the file must exist, old_text must occur, ...)."""
+    assert call.tool is not None
+    return call.tool.check(**call.input) if call.tool.check else None
+
+
+class CheckChain:
+    """The stages in order; `judge` runs them until one stops the call."""
+
+    def __init__(self, stages: list[tuple[str, Stage]], trace: Trace) -> None:
+        self.stages = stages
+        self.trace = trace
+
+    @property
+    def order(self) -> list[str]:
+        return [name for name, _ in self.stages]
+
+    def judge(self, call: Call) -> Stopped | None:
+        for name, stage in self.stages:
+            reason = stage(call)
+            if reason is not None:
+                self.trace.emit(CheckFailed(call.turn, call.id, name, reason))
+                return Stopped(name, reason)
+            self.trace.emit(CheckPassed(call.turn, call.id, name))
+        return None

@@ -1,0 +1,104 @@
+"""M1 传送带 (conveyor belt): call the model, run the tool calls in its answer, send back.
+
+Invariant: the loop goes on while the answer's *content* holds a tool_use block, a fact,
+never the declared stop_reason. The loop names no check, gate or hook: those are layers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anthropic
+
+from lab.harness.layers import Layers
+from lab.harness.model_call import Answer, ask
+from lab.switches import Switches
+from lab.trace import ApiRejected, ModelAnswered, ModelCalled, RunEnded, RunStarted
+
+
+class Harness:
+    def __init__(
+        self,
+        client: anthropic.Anthropic,
+        layers: Layers,
+        *,
+        switches: Switches | None = None,
+        model: str = "claude-lab-1",
+        system: str | None = None,
+        stream: bool = False,
+        max_turns: int = 12,
+        max_tokens: int = 8000,
+    ) -> None:
+        self.client, self.layers, self.trace = client, layers, layers.trace
+        self.switches = switches or Switches()
+        self.model, self.system, self.stream = model, system, stream
+        self.max_turns, self.max_tokens = max_turns, max_tokens
+        self.messages: list[dict[str, Any]] = []
+        self.turn = 0
+        self.ended: str | None = None
+
+    def run(self, prompt: str) -> str:
+        """Run until the model stops asking for tools; returns why the run ended."""
+        self.start(prompt)
+        while self.step():
+            pass
+        assert self.ended is not None
+        return self.ended
+
+    def start(self, prompt: str) -> None:
+        self.trace.emit(RunStarted(0, prompt))
+        self.messages.append(self.layers.prompt_message(0, prompt))
+
+    def step(self) -> bool:
+        """One turn: one model call, then its tool calls. Returns whether to go on."""
+        self.turn += 1
+        answer = self.call_model()
+        if answer is None:
+            return self.end("api_error")
+        self.messages.append(answer.to_param())
+        if self.holds_tool_calls(answer):
+            results = self.layers.run_calls(self.turn, answer.tool_calls)
+            self.messages.append({"role": "user", "content": results})
+        elif reason := self.layers.stop_continuation(self.turn):
+            self.messages.append({"role": "user", "content": reason})
+        else:
+            return self.end("done")
+        if self.turn >= self.max_turns:
+            return self.end("turn_limit")
+        return True
+
+    def holds_tool_calls(self, answer: Answer) -> bool:
+        """The continue test: the content fact, unless the switch trusts the declaration."""
+        if self.switches.trust_stop_reason:
+            return answer.message.stop_reason == "tool_use"
+        return answer.tool_use_seen
+
+    def call_model(self) -> Answer | None:
+        self.trace.emit(ModelCalled(self.turn, self.stream, len(self.messages)))
+        request = {
+            "model": self.model,
+            "max_tokens": self.max_tokens,
+            "messages": self.messages,
+            "tools": self.layers.registry.to_api(),
+        }
+        if self.system:
+            request["system"] = self.system
+        try:
+            answer = ask(self.client, request, stream=self.stream)
+        except anthropic.APIStatusError as error:
+            body = error.body if isinstance(error.body, dict) else {}
+            kind = body.get("error", {}).get("type", type(error).__name__)
+            message = body.get("error", {}).get("message", str(error))
+            self.trace.emit(ApiRejected(self.turn, error.status_code, kind, message))
+            return None
+        message = answer.message
+        blocks = tuple(answer.to_param()["content"])
+        self.trace.emit(
+            ModelAnswered(self.turn, message.id, blocks, message.stop_reason, answer.tool_use_seen)
+        )
+        return answer
+
+    def end(self, reason: str, detail: str = "") -> bool:
+        self.ended = reason
+        self.trace.emit(RunEnded(self.turn, reason, detail))
+        return False

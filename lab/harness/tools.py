@@ -1,0 +1,98 @@
+"""M2 号码簿 (dispatch table): tools grow in this table, never in the loop.
+
+Invariant: a tool's schema property names equal its handler's parameter names
+(the course's implicit third contract), checked when the tool is registered.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+
+class ToolError(Exception):
+    """A tool refused or failed; its message becomes an is_error tool_result."""
+
+
+class ContractError(ValueError):
+    """A tool's schema and its handler's signature disagree."""
+
+
+def _never_safe(**_: Any) -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One entry of the dispatch table.
+
+    handler(**input) -> str does the work (raise ToolError to fail cleanly).
+    check(**input) -> reason | None is the tool's own check, run before any gate.
+    concurrency_safe(**input) -> bool decides, per call input, whether the call may share a tray.
+    """
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    handler: Callable[..., str]
+    check: Callable[..., str | None] | None = None
+    concurrency_safe: Callable[..., bool] = _never_safe
+
+    def to_api(self) -> dict[str, Any]:
+        """The tool as the Messages API `tools` parameter expects it."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "input_schema": self.input_schema,
+        }
+
+
+def contract_mismatch(tool: Tool) -> str | None:
+    """Why the schema and the handler signature disagree, or None when they agree."""
+    params = inspect.signature(tool.handler).parameters
+    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return None
+    schema_names = set(tool.input_schema.get("properties", {}))
+    param_names = {n for n, p in params.items() if p.kind is not p.VAR_POSITIONAL}
+    required_params = {n for n in param_names if params[n].default is inspect.Parameter.empty}
+    problems = []
+    if extra := sorted(schema_names - param_names):
+        problems.append(f"schema properties {extra} are not handler parameters")
+    if missing := sorted(required_params - schema_names):
+        problems.append(f"handler parameters {missing} are not in the schema")
+    if not problems:
+        return None
+    return f"tool {tool.name!r}: " + "; ".join(problems)
+
+
+class ToolRegistry:
+    """name -> Tool. Registration checks the schema<->signature contract."""
+
+    def __init__(self, tools: Iterable[Tool] = (), *, check_contract: bool = True) -> None:
+        self._tools: dict[str, Tool] = {}
+        self.check_contract = check_contract
+        for tool in tools:
+            self.register(tool)
+
+    def register(self, tool: Tool) -> Tool:
+        if self.check_contract and (problem := contract_mismatch(tool)):
+            raise ContractError(problem)
+        self._tools[tool.name] = tool
+        return tool
+
+    def get(self, name: str) -> Tool | None:
+        return self._tools.get(name)
+
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def to_api(self) -> list[dict[str, Any]]:
+        return [tool.to_api() for tool in self._tools.values()]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def __len__(self) -> int:
+        return len(self._tools)

@@ -1,0 +1,121 @@
+"""Observables: plain-named measurements a student can say aloud, each a query over a Run.
+
+They read only the trace, the final messages, the final world and the fake API's log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from lab.scenario import Run
+from lab.trace import HumanAsked, ModelAnswered, ModelCalled, ToolCallSeen, ToolExecuted
+
+Observable = Callable[[Run], Any]
+
+
+def tool_use_ids(message: dict[str, Any]) -> list[str]:
+    content = message["content"]
+    if isinstance(content, str):
+        return []
+    return [b["id"] for b in content if b.get("type") == "tool_use"]
+
+
+def leading_result_ids(message: dict[str, Any]) -> list[str]:
+    content = message["content"]
+    ids = []
+    for block in [] if isinstance(content, str) else content:
+        if block.get("type") != "tool_result":
+            break
+        ids.append(block["tool_use_id"])
+    return ids
+
+
+def pairs_intact(run: Run) -> bool:
+    """Every assistant tool_use is answered, once, at the head of the very next user message."""
+    messages = run.messages
+    for i, message in enumerate(messages):
+        if message["role"] != "assistant" or not (calls := tool_use_ids(message)):
+            continue
+        following = messages[i + 1] if i + 1 < len(messages) else None
+        if following is None or following["role"] != "user":
+            return False
+        if sorted(leading_result_ids(following)) != sorted(calls):
+            return False
+    return True
+
+
+def api_rejected(run: Run) -> bool:
+    """The fake API answered one of the harness's requests with an HTTP 400."""
+    return any(r.status == 400 for r in run.api.rejections)
+
+
+def tool_calls_dropped(run: Run) -> int:
+    """Tool calls the model made that the harness never even looked at."""
+    asked = [
+        b["id"] for e in run.trace.of(ModelAnswered) for b in e.blocks if b["type"] == "tool_use"
+    ]
+    seen = {e.call_id for e in run.trace.of(ToolCallSeen)}
+    return sum(1 for call_id in asked if call_id not in seen)
+
+
+def tool_calls_executed(run: Run) -> int:
+    return len(run.trace.of(ToolExecuted))
+
+
+def tool_calls_failed(run: Run) -> int:
+    return sum(1 for e in run.trace.of(ToolExecuted) if e.is_error)
+
+
+def turns(run: Run) -> int:
+    """Model calls made."""
+    return len(run.trace.of(ModelCalled))
+
+
+def ended_by_limit(run: Run) -> bool:
+    return run.ended == "turn_limit"
+
+
+def run_completed(run: Run) -> bool:
+    """The run ended on its own terms (not a crash)."""
+    return run.ended != "crash"
+
+
+def files_lost(run: Run) -> int:
+    """Files of the initial virtual disk that are gone at the end."""
+    final = run.world.snapshot()
+    return sum(1 for path in run.initial_files if path not in final)
+
+
+def human_prompts(run: Run) -> int:
+    return len(run.trace.of(HumanAsked))
+
+
+def ran(tool: str, **input_equals: Any) -> Observable:
+    """Did a call of `tool` whose input has these values actually execute?"""
+
+    def observe(run: Run) -> bool:
+        return any(
+            e.name == tool and all(e.input.get(k) == v for k, v in input_equals.items())
+            for e in run.trace.of(ToolExecuted)
+        )
+
+    observe.__doc__ = f"a {tool} call with {input_equals} executed"
+    return observe
+
+
+STANDARD: dict[str, Observable] = {
+    fn.__name__: fn
+    for fn in [
+        pairs_intact,
+        api_rejected,
+        tool_calls_dropped,
+        tool_calls_executed,
+        tool_calls_failed,
+        turns,
+        ended_by_limit,
+        run_completed,
+        files_lost,
+        human_prompts,
+    ]
+}

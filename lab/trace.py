@@ -1,0 +1,184 @@
+"""One trace, many views: every step of a run emits a typed event here.
+
+Metrics, transcripts, notebooks and property tests are all queries over the trace
+(plus the final messages and world); nothing reaches into the harness's private state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+
+@dataclass(frozen=True)
+class Event:
+    turn: int
+
+
+@dataclass(frozen=True)
+class RunStarted(Event):
+    prompt: str
+
+
+@dataclass(frozen=True)
+class ModelCalled(Event):
+    stream: bool
+    messages: int
+
+
+@dataclass(frozen=True)
+class ModelAnswered(Event):
+    message_id: str
+    blocks: tuple[dict[str, Any], ...]
+    stop_reason: str | None
+    tool_use_seen: bool  # set the moment a tool_use block started (the content fact)
+
+
+@dataclass(frozen=True)
+class ApiRejected(Event):
+    status: int
+    error_type: str
+    message: str
+
+
+@dataclass(frozen=True)
+class ToolCallSeen(Event):
+    call_id: str
+    name: str
+    input: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class CheckPassed(Event):
+    call_id: str
+    stage: str
+
+
+@dataclass(frozen=True)
+class CheckFailed(Event):
+    call_id: str
+    stage: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class HookFired(Event):
+    event: str
+    hook: str
+    call_id: str | None
+    result: Any
+
+
+@dataclass(frozen=True)
+class HookFailed(Event):
+    event: str
+    hook: str
+    call_id: str | None
+    error: str
+
+
+@dataclass(frozen=True)
+class HookSkipped(Event):
+    event: str
+    hook: str
+    call_id: str | None
+    because: str
+
+
+@dataclass(frozen=True)
+class GateDecision(Event):
+    call_id: str
+    gate: str
+    decision: str  # "deny" | "ask" | "allow" | "pass"
+    reason: str
+
+
+@dataclass(frozen=True)
+class HumanAsked(Event):
+    call_id: str
+    question: str
+    answer: str
+
+
+@dataclass(frozen=True)
+class ToolExecuted(Event):
+    call_id: str
+    name: str
+    input: dict[str, Any]
+    output: str
+    is_error: bool
+    started: float
+    finished: float
+
+
+@dataclass(frozen=True)
+class BatchRan(Event):
+    call_ids: tuple[str, ...]
+    parallel: bool
+    started: float
+    finished: float
+
+
+@dataclass(frozen=True)
+class ResultSpilled(Event):
+    call_id: str
+    path: str
+    size: int
+
+
+@dataclass(frozen=True)
+class ResultAppended(Event):
+    call_id: str
+    is_error: bool
+    content: str
+
+
+@dataclass(frozen=True)
+class HistoryTrimmed(Event):
+    removed: int
+    kept: int
+
+
+@dataclass(frozen=True)
+class StopContinued(Event):
+    hook: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class RunEnded(Event):
+    reason: str  # "done" | "turn_limit" | "api_error" | "crash"
+    detail: str = ""
+
+
+E = TypeVar("E", bound=Event)
+
+
+@dataclass
+class Trace:
+    """The ordered list of events of one run, with a few queries."""
+
+    events: list[Event] = field(default_factory=list)
+
+    def emit(self, event: Event) -> Event:
+        self.events.append(event)
+        return event
+
+    def of(self, kind: type[E]) -> list[E]:
+        return [e for e in self.events if isinstance(e, kind)]
+
+    def first(self, kind: type[E]) -> E | None:
+        return next((e for e in self.events if isinstance(e, kind)), None)
+
+    def last(self, kind: type[E]) -> E | None:
+        return next((e for e in reversed(self.events) if isinstance(e, kind)), None)
+
+    def for_turn(self, turn: int) -> list[Event]:
+        return [e for e in self.events if e.turn == turn]
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self.events)
+
+    def __len__(self) -> int:
+        return len(self.events)

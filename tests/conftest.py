@@ -1,0 +1,60 @@
+"""Shared fixtures: hypothesis profiles and a host guard that fails on any real side effect."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+
+import pytest
+from hypothesis import settings
+
+# CI sets CI=true and hypothesis then loads its own `ci` profile; derive, never re-register it.
+settings.register_profile("lab-dev", deadline=None, max_examples=200)
+settings.register_profile("lab-ci", parent=settings.get_profile("ci"), deadline=None)
+settings.load_profile("lab-ci" if os.environ.get("CI") else "lab-dev")
+
+_GUARD = {"on": False, "seen": []}
+_FORBIDDEN = {
+    "subprocess.Popen",
+    "os.system",
+    "os.exec",
+    "os.posix_spawn",
+    "os.spawn",
+    "os.remove",
+    "os.rmdir",
+    "os.rename",
+    "shutil.rmtree",
+    "socket.connect",
+    "os.fork",
+}
+_TMP = os.path.realpath(tempfile.gettempdir())
+
+
+def _audit(event: str, args: tuple) -> None:
+    if not _GUARD["on"]:
+        return
+    if event in _FORBIDDEN:
+        _GUARD["seen"].append(f"{event}{args!r:.120}")
+    elif event == "open":
+        path, mode, flags = args
+        if isinstance(mode, str):
+            writing = any(c in mode for c in "wax+")
+        else:
+            writing = bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND))
+        if writing and isinstance(path, str) and not os.path.realpath(path).startswith(_TMP):
+            _GUARD["seen"].append(f"open({path!r}, {mode!r})")
+
+
+sys.addaudithook(_audit)
+
+
+@pytest.fixture
+def host_guard():
+    """Records every subprocess, socket connection, deletion or write outside the temp dir."""
+    _GUARD["seen"] = []
+    _GUARD["on"] = True
+    try:
+        yield _GUARD["seen"]
+    finally:
+        _GUARD["on"] = False

@@ -1,0 +1,401 @@
+"""The fake Messages API: real-API validation, wire format, and behaviour through the real SDK."""
+
+import json
+
+import anthropic
+import httpx2
+import pytest
+from anthropic.types import Message, TextBlock, ToolUseBlock
+
+from lab.model import (
+    ApiError,
+    FakeMessagesAPI,
+    Rejection,
+    ScriptedModel,
+    encode_stream,
+    scripted_client,
+    tool_use,
+    turn,
+    validate_messages,
+)
+
+# ---------------------------------------------------------------- history builders
+
+
+def user(*content):
+    return {"role": "user", "content": list(content)}
+
+
+def assistant(*content):
+    return {"role": "assistant", "content": list(content)}
+
+
+def said(s):
+    return {"type": "text", "text": s}
+
+
+def call(id, name="bash"):
+    return {"type": "tool_use", "id": id, "name": name, "input": {}}
+
+
+def result(id, content="ok"):
+    return {"type": "tool_result", "tool_use_id": id, "content": content}
+
+
+def missing(n, ids):
+    return (
+        f"messages.{n}: `tool_use` ids were found without `tool_result` blocks immediately "
+        f"after: {ids}. Each `tool_use` block must have a corresponding `tool_result` block "
+        "in the next message."
+    )
+
+
+def unexpected(n, m, id):
+    return (
+        f"messages.{n}.content.{m}: unexpected `tool_use_id` found in `tool_result` blocks: "
+        f"{id}. Each `tool_result` block must have a corresponding `tool_use` block in the "
+        "previous message."
+    )
+
+
+def multiple(n, m, id):
+    return (
+        f"messages.{n}.content.{m}: each tool_use must have a single result. "
+        f"Found multiple `tool_result` blocks with id: {id}"
+    )
+
+
+def empty(n):
+    return (
+        f"messages.{n}: all messages must have non-empty content except for the optional "
+        "final assistant message"
+    )
+
+
+# ---------------------------------------------------------------- validation rules
+
+INVALID_HISTORIES = {
+    "missing result, ids in call order": (
+        [user(said("go")), assistant(call("toolu_a"), call("toolu_b")), user(said("hm"))],
+        missing(1, "toolu_a, toolu_b"),
+    ),
+    "one of two results missing": (
+        [user(said("go")), assistant(call("toolu_a"), call("toolu_b")), user(result("toolu_a"))],
+        missing(1, "toolu_b"),
+    ),
+    "result after text in the same message": (
+        [user(said("go")), assistant(call("toolu_a")), user(said("note"), result("toolu_a"))],
+        missing(1, "toolu_a"),
+    ),
+    "same-role messages are combined, so results are not first": (
+        [
+            user(said("go")),
+            assistant(call("toolu_a")),
+            {"role": "user", "content": "interrupted"},
+            user(result("toolu_a")),
+        ],
+        missing(1, "toolu_a"),
+    ),
+    "final assistant tool_use with nothing after it": (
+        [user(said("go")), assistant(said("let me"), call("toolu_z"))],
+        missing(1, "toolu_z"),
+    ),
+    "unexpected id": (
+        [user(said("go")), assistant(call("toolu_a")), user(result("toolu_a"), result("toolu_x"))],
+        unexpected(2, 1, "toolu_x"),
+    ),
+    "result with no assistant turn before it": (
+        [user(result("toolu_a"))],
+        unexpected(0, 0, "toolu_a"),
+    ),
+    "unexpected id in a combined user turn: N of the first message, M in combined content": (
+        [
+            user(said("go")),
+            assistant(call("toolu_a")),
+            user(result("toolu_a")),
+            user(said("also"), result("toolu_old")),
+        ],
+        unexpected(2, 2, "toolu_old"),
+    ),
+    "two results for one call": (
+        [user(said("go")), assistant(call("toolu_a")), user(result("toolu_a"), result("toolu_a"))],
+        multiple(2, 1, "toolu_a"),
+    ),
+    "empty string content": (
+        [user(said("go")), assistant(said("hi")), {"role": "user", "content": ""}],
+        empty(2),
+    ),
+    "empty result turn after a tool_use stop_reason with no tool block": (
+        [user(said("go")), assistant(said("I will")), user(), assistant(said("x"))],
+        empty(2),
+    ),
+    "empty assistant message that is not final": (
+        [user(said("go")), assistant(), user(said("again"))],
+        empty(1),
+    ),
+    "documented order: results are judged before missing ones": (
+        [user(said("go")), assistant(call("toolu_a")), user(said("x"), result("toolu_q"))],
+        unexpected(2, 1, "toolu_q"),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", INVALID_HISTORIES)
+def test_validation_rejects_with_the_real_message(name):
+    messages, message = INVALID_HISTORIES[name]
+    assert validate_messages(messages) == ("invalid_request_error", message)
+
+
+VALID_HISTORIES = {
+    "plain chat with string content": [
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": "hello"},
+        {"role": "user", "content": "bye"},
+    ],
+    "multi-turn tools, parallel calls, text after the results": [
+        user(said("fix it")),
+        assistant(said("looking"), call("toolu_1"), call("toolu_2")),
+        user(result("toolu_2"), {**result("toolu_1"), "is_error": True}, said("hurry")),
+        assistant(call("toolu_3")),
+        user(result("toolu_3", [said("done")])),
+        assistant(said("fixed")),
+    ],
+    "results in a second user message right after": [
+        user(said("go")),
+        assistant(call("toolu_a")),
+        user(result("toolu_a")),
+        {"role": "user", "content": "and then?"},
+    ],
+    "results split over two user messages are combined into one turn": [
+        user(said("go")),
+        assistant(call("toolu_a"), call("toolu_b")),
+        user(result("toolu_a")),
+        user(result("toolu_b")),
+    ],
+    "empty final assistant message (prefill)": [user(said("go")), assistant()],
+}
+
+
+@pytest.mark.parametrize("name", VALID_HISTORIES)
+def test_valid_histories_pass(name):
+    assert validate_messages(VALID_HISTORIES[name]) is None
+
+
+def test_bad_role_is_rejected():
+    problem = validate_messages([{"role": "system", "content": "x"}])
+    assert problem == (
+        "invalid_request_error",
+        "messages.0.role: Input should be 'user' or 'assistant'",
+    )
+
+
+# ---------------------------------------------------------------- SSE encoding
+
+
+def _events(body: bytes) -> list[tuple[str, dict]]:
+    events = []
+    for chunk in body.decode().split("\n\n"):
+        if chunk:
+            name_line, data_line = chunk.split("\n")
+            events.append((name_line.removeprefix("event: "), json.loads(data_line[6:])))
+    return events
+
+
+def test_encode_stream_has_the_real_event_order_and_reassembles():
+    message = {
+        "id": "msg_001",
+        "type": "message",
+        "role": "assistant",
+        "model": "m",
+        "content": [
+            said("Let me read that file."),
+            call("toolu_1", "read") | {"input": {"p": "/x"}},
+        ],
+        "stop_reason": "tool_use",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 5, "output_tokens": 9},
+    }
+    body = encode_stream(message)
+    assert body == encode_stream(message)  # deterministic
+    events = _events(body)
+    names = [name for name, _ in events]
+    assert names[:2] == ["message_start", "ping"]
+    assert names[-2:] == ["message_delta", "message_stop"]
+    assert all(name == data["type"] for name, data in events)
+    start = events[0][1]["message"]
+    assert start["content"] == [] and start["stop_reason"] is None
+    assert events[-2][1]["delta"] == {"stop_reason": "tool_use", "stop_sequence": None}
+    assert events[-2][1]["usage"] == {"output_tokens": 9}
+
+    deltas = [d["delta"] for n, d in events if n == "content_block_delta"]
+    texts = [d["text"] for d in deltas if d["type"] == "text_delta"]
+    pieces = [d["partial_json"] for d in deltas if d["type"] == "input_json_delta"]
+    assert len(texts) >= 2 and "".join(texts) == "Let me read that file."
+    assert len(pieces) >= 2 and json.loads("".join(pieces)) == {"p": "/x"}
+    starts = [d["content_block"] for n, d in events if n == "content_block_start"]
+    assert starts == [said(""), call("toolu_1", "read")]  # tool input starts as {}
+    assert names.count("content_block_stop") == 2
+
+
+# ---------------------------------------------------------------- through the real SDK
+
+ASK = [{"role": "user", "content": "what is in notes.txt?"}]
+READ_INPUT = {"path": "/tmp/notes.txt", "limit": 200}
+
+
+def test_create_returns_real_sdk_types():
+    client, api = scripted_client([turn("Reading it.", tool_use("read_file", READ_INPUT))])
+    message = client.messages.create(model="claude-x", max_tokens=100, messages=ASK)
+    assert isinstance(message, Message)
+    assert message.id == "msg_001"
+    assert message.model == "claude-lab-1"
+    assert isinstance(message.content[0], TextBlock)
+    assert message.content[0].text == "Reading it."
+    block = message.content[1]
+    assert isinstance(block, ToolUseBlock)
+    assert (block.id, block.name, block.input) == ("toolu_001", "read_file", READ_INPUT)
+    assert message.stop_reason == "tool_use"
+    assert message.usage.input_tokens > 0 and message.usage.output_tokens > 0
+    assert api.requests == [{"model": "claude-x", "max_tokens": 100, "messages": ASK}]
+    assert api.rejections == []
+
+
+def _stream(client, messages=ASK):
+    with client.messages.stream(model="m", max_tokens=100, messages=messages) as stream:
+        events = list(stream)
+        return events, stream.get_final_message()
+
+
+def test_stream_delivers_tool_use_in_deltas_and_the_final_message():
+    client, _ = scripted_client([turn("Reading it.", tool_use("read_file", READ_INPUT))])
+    events, final = _stream(client)
+    tool_starts = [
+        e for e in events if e.type == "content_block_start" and e.content_block.type == "tool_use"
+    ]
+    assert len(tool_starts) == 1 and tool_starts[0].content_block.id == "toolu_001"
+    json_deltas = [
+        e for e in events if e.type == "content_block_delta" and e.delta.type == "input_json_delta"
+    ]
+    assert len(json_deltas) >= 2
+    assert isinstance(final, Message)
+    assert [
+        b.model_dump(include={"type", "text", "id", "name", "input"}) for b in final.content
+    ] == [
+        {"type": "text", "text": "Reading it."},
+        {"type": "tool_use", "id": "toolu_001", "name": "read_file", "input": READ_INPUT},
+    ]
+    assert final.stop_reason == "tool_use"
+
+
+def test_stream_keeps_a_tool_use_block_declared_end_turn():
+    # D1: content says "run a tool", stop_reason says "done". The API passes both through.
+    client, _ = scripted_client([turn(tool_use("bash", {"cmd": "ls"}), stop_reason="end_turn")])
+    _, final = _stream(client)
+    assert final.stop_reason == "end_turn"
+    assert [(b.type, b.name, b.input) for b in final.content] == [
+        ("tool_use", "bash", {"cmd": "ls"})
+    ]
+
+
+def test_stream_keeps_tool_use_declared_without_a_tool_block():
+    client, _ = scripted_client([turn("I'll run it now.", stop_reason="tool_use")])
+    _, final = _stream(client)
+    assert final.stop_reason == "tool_use"
+    assert [b.type for b in final.content] == ["text"]
+    assert final.content[0].text == "I'll run it now."
+
+
+def test_raw_stream_true_gives_sse_events():
+    client, _ = scripted_client([turn("hi there, friend")])
+    events = list(client.messages.create(model="m", max_tokens=9, messages=ASK, stream=True))
+    assert events[0].type == "message_start" and events[-1].type == "message_stop"
+    text_deltas = [e.delta.text for e in events if e.type == "content_block_delta"]
+    assert len(text_deltas) >= 2 and "".join(text_deltas) == "hi there, friend"
+
+
+def test_the_model_side_is_never_judged():
+    # A call to a tool that was never offered is the harness's problem, not the API's.
+    client, api = scripted_client([turn(tool_use("launch_missiles"))])
+    message = client.messages.create(model="m", max_tokens=9, messages=ASK, tools=[])
+    assert message.content[0].name == "launch_missiles"
+    assert api.rejections == []
+
+
+def test_invalid_history_raises_bad_request_with_the_real_message():
+    client, api = scripted_client([turn(tool_use("bash")), turn("never played")])
+    first = client.messages.create(model="m", max_tokens=9, messages=ASK)
+    history = [*ASK, first.to_param(), {"role": "user", "content": "sorry, I was interrupted"}]
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        client.messages.create(model="m", max_tokens=9, messages=history)
+    error = caught.value
+    assert error.status_code == 400
+    assert error.body["error"] == {
+        "type": "invalid_request_error",
+        "message": missing(1, "toolu_001"),
+    }
+    assert error.response.headers["request-id"] == "req_002"
+    assert api.rejections == [Rejection(1, 400, "invalid_request_error", missing(1, "toolu_001"))]
+    assert len(api.requests) == 2
+    assert api.model.calls == 1  # the model never saw the bad request
+
+
+def test_api_error_step_raises_the_sdk_error_for_its_status():
+    client, api = scripted_client([ApiError(), ApiError(429, "rate_limit_error", "slow down")])
+    with pytest.raises(anthropic.OverloadedError) as caught:
+        client.messages.create(model="m", max_tokens=9, messages=ASK)
+    assert caught.value.status_code == 529
+    assert caught.value.response.headers["retry-after-ms"] == "0"
+    with pytest.raises(anthropic.RateLimitError, match="slow down"):
+        client.messages.create(model="m", max_tokens=9, messages=ASK)
+    assert [(f.request_index, f.status, f.error_type) for f in api.faults] == [
+        (0, 529, "overloaded_error"),
+        (1, 429, "rate_limit_error"),
+    ]
+    assert api.rejections == []
+
+
+def test_exhausted_script_raises_internal_server_error_naming_the_turn():
+    client, api = scripted_client([turn("only one")])
+    client.messages.create(model="m", max_tokens=9, messages=ASK)
+    with pytest.raises(anthropic.InternalServerError) as caught:
+        client.messages.create(model="m", max_tokens=9, messages=ASK)
+    assert not isinstance(caught.value, anthropic.OverloadedError)
+    assert caught.value.status_code == 500
+    assert caught.value.body["error"] == {
+        "type": "api_error",
+        "message": "scripted model: call #2 asked for turn 2, but the script has only 1 turn",
+    }
+
+
+def test_missing_field_and_wrong_path_are_rejected():
+    api = FakeMessagesAPI(ScriptedModel([turn("x")]))
+    url = "http://fake-anthropic.lab/v1/messages"
+    response = api(httpx2.Request("POST", url, json={"model": "m", "messages": ASK}))
+    assert response.status_code == 400
+    assert response.json()["error"] == {
+        "type": "invalid_request_error",
+        "message": "max_tokens: Field required",
+    }
+    response = api(httpx2.Request("GET", "http://fake-anthropic.lab/v1/models"))
+    assert response.status_code == 404
+    assert response.json()["error"]["type"] == "not_found_error"
+    assert [r.status for r in api.rejections] == [400, 404]
+    assert [r.request_index for r in api.rejections] == [0, None]
+    assert api.model.calls == 0
+
+
+def test_same_script_gives_byte_identical_responses():
+    def bodies():
+        api = FakeMessagesAPI(ScriptedModel([turn("a", tool_use("t", {"k": "v"}))] * 2))
+        url = "http://fake-anthropic.lab/v1/messages"
+        request = {"model": "m", "max_tokens": 9, "messages": ASK}
+        plain = api(httpx2.Request("POST", url, json=request))
+        streamed = api(httpx2.Request("POST", url, json={**request, "stream": True}))
+        assert streamed.headers["content-type"] == "text/event-stream"
+        return plain.content, streamed.content, plain.headers["request-id"]
+
+    assert bodies() == bodies()
+    plain, streamed, request_id = bodies()
+    assert json.loads(plain)["content"][1]["id"] == "toolu_001"
+    assert b'"id":"toolu_002"' in streamed  # ids keep counting across calls
+    assert request_id == "req_001"

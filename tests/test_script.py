@@ -1,0 +1,129 @@
+"""The script DSL and ScriptedModel: ids, declared stop reasons, exhaustion, responders."""
+
+import pytest
+
+from lab.model import (
+    ApiError,
+    ModelRequest,
+    ScriptedModel,
+    ScriptExhausted,
+    Turn,
+    scripted_client,
+    text,
+    tool_use,
+    turn,
+)
+
+
+def _request(index: int = 0) -> ModelRequest:
+    return ModelRequest(index=index, messages=[], tools=[], system=None, stream=False)
+
+
+def _ids(step: Turn) -> list[str]:
+    return [b["id"] for b in step.blocks if b["type"] == "tool_use"]
+
+
+def test_blocks_have_the_wire_shape():
+    assert text("hi") == {"type": "text", "text": "hi"}
+    assert tool_use("bash") == {"type": "tool_use", "id": None, "name": "bash", "input": {}}
+    assert tool_use("bash", {"cmd": "ls"}, id="toolu_x")["id"] == "toolu_x"
+    assert turn("hi").blocks == (text("hi"),)  # a string is shorthand for a text block
+
+
+def test_ids_are_assigned_in_order_over_the_model_life_and_explicit_ids_are_kept():
+    script = [
+        turn(tool_use("a"), tool_use("b", id="toolu_mine"), tool_use("c")),
+        turn(tool_use("d")),
+    ]
+    model = ScriptedModel(script)
+    assert _ids(model.respond(_request(0))) == ["toolu_001", "toolu_mine", "toolu_002"]
+    assert _ids(model.respond(_request(1))) == ["toolu_003"]  # the counter continues
+    # The script itself is untouched, so a fresh model replays it identically.
+    assert script[0].blocks[0]["id"] is None
+    again = ScriptedModel(script)
+    assert _ids(again.respond(_request(0))) == ["toolu_001", "toolu_mine", "toolu_002"]
+
+
+def test_responder_turns_get_ids_too():
+    model = ScriptedModel(lambda request: turn(tool_use("x")))
+    assert _ids(model.respond(_request(0))) == ["toolu_001"]
+    assert _ids(model.respond(_request(1))) == ["toolu_002"]
+
+
+def test_declared_stop_reason_follows_content_unless_given():
+    assert turn("hi").declared == "end_turn"
+    assert turn("hi", tool_use("x")).declared == "tool_use"
+    # Declared on purpose against the content (both directions of the D1 disagreement).
+    assert turn(tool_use("x"), stop_reason="end_turn").declared == "end_turn"
+    assert turn("hi", stop_reason="tool_use").declared == "tool_use"
+    assert turn("cut", stop_reason="max_tokens").declared == "max_tokens"
+
+
+def test_exhaustion_names_the_call_and_the_turn():
+    model = ScriptedModel([turn("one"), turn("two"), turn("three")])
+    for i in range(3):
+        model.respond(_request(i))
+    with pytest.raises(ScriptExhausted) as caught:
+        model.respond(_request(3))
+    assert str(caught.value) == (
+        "scripted model: call #4 asked for turn 4, but the script has only 3 turns"
+    )
+
+
+def test_exhaustion_of_a_one_turn_script_reads_well():
+    model = ScriptedModel([turn("only")])
+    model.respond(_request())
+    with pytest.raises(ScriptExhausted, match="call #2 asked for turn 2, .* only 1 turn$"):
+        model.respond(_request(1))
+
+
+def test_api_error_steps_are_played_and_count_as_turns():
+    model = ScriptedModel([ApiError(), turn("ok")])
+    assert model.respond(_request(0)) == ApiError(529, "overloaded_error", "Overloaded")
+    assert model.respond(_request(1)).blocks == (text("ok"),)
+    assert model.complete
+
+
+def test_assert_complete_names_the_unconsumed_turns():
+    model = ScriptedModel([turn("a"), turn("b"), turn("c")])
+    model.respond(_request())
+    assert model.calls == 1
+    assert not model.complete
+    with pytest.raises(AssertionError, match="2 turns of 3 left unconsumed"):
+        model.assert_complete()
+    model.respond(_request(1))
+    model.respond(_request(2))
+    model.assert_complete()  # now silent
+
+
+def test_a_responder_is_always_complete():
+    model = ScriptedModel(lambda request: turn("hi"))
+    assert model.complete
+    model.assert_complete()
+
+
+def test_responder_sees_the_request_the_harness_sent():
+    seen: list[ModelRequest] = []
+
+    def responder(request: ModelRequest) -> Turn:
+        seen.append(request)
+        return turn(f"call {request.index}")
+
+    client, api = scripted_client(responder)
+    tools = [{"name": "bash", "description": "run", "input_schema": {"type": "object"}}]
+    messages = [{"role": "user", "content": "hello"}]
+    first = client.messages.create(
+        model="m", max_tokens=50, messages=messages, tools=tools, system="be brief"
+    )
+    with client.messages.stream(model="m", max_tokens=50, messages=messages) as stream:
+        second = stream.get_final_message()
+
+    assert [r.index for r in seen] == [0, 1]
+    assert seen[0].messages == messages
+    assert seen[0].tools == tools
+    assert seen[0].system == "be brief"
+    assert seen[0].stream is False
+    assert seen[1].tools == [] and seen[1].system is None and seen[1].stream is True
+    assert first.content[0].text == "call 0"
+    assert second.content[0].text == "call 1"
+    assert api.model.calls == 2
