@@ -8,8 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from lab.harness.permissions import deny_rule_for
 from lab.scenario import Run
 from lab.trace import HumanAsked, ModelAnswered, ModelCalled, ToolCallSeen, ToolExecuted
+from lab.world import World
 
 Observable = Callable[[Run], Any]
 
@@ -32,15 +34,18 @@ def leading_result_ids(message: dict[str, Any]) -> list[str]:
 
 
 def pairs_intact(run: Run) -> bool:
-    """Every assistant tool_use is answered, once, at the head of the very next user message."""
+    """Every tool_use is answered once at the head of the very next user message, and every
+    tool_result answers a tool_use of the message right before it."""
     messages = run.messages
     for i, message in enumerate(messages):
+        previous = messages[i - 1] if i > 0 else None
+        if message["role"] == "user" and (results := leading_result_ids(message)):
+            if previous is None or not set(results) <= set(tool_use_ids(previous)):
+                return False
         if message["role"] != "assistant" or not (calls := tool_use_ids(message)):
             continue
         following = messages[i + 1] if i + 1 < len(messages) else None
-        if following is None or following["role"] != "user":
-            return False
-        if sorted(leading_result_ids(following)) != sorted(calls):
+        if following is None or sorted(leading_result_ids(following)) != sorted(calls):
             return False
     return True
 
@@ -91,6 +96,15 @@ def human_prompts(run: Run) -> int:
     return len(run.trace.of(HumanAsked))
 
 
+def ran_denied_by_rule(run: Run) -> bool:
+    """A call that one of the scenario's deny rules covers actually executed."""
+    world = World.create(run.initial_files, with_system_files=False)
+    permissions = run.scenario.permissions
+    return any(
+        deny_rule_for(permissions, e.name, e.input, world) for e in run.trace.of(ToolExecuted)
+    )
+
+
 def ran(tool: str, **input_equals: Any) -> Observable:
     """Did a call of `tool` whose input has these values actually execute?"""
 
@@ -117,5 +131,7 @@ STANDARD: dict[str, Observable] = {
         run_completed,
         files_lost,
         human_prompts,
+        ran_denied_by_rule,
     ]
 }
+STANDARD["ran_deny_listed"] = ran_denied_by_rule  # the seed's name for the same fact

@@ -16,6 +16,7 @@ from lab.trace import (
     ApiRejected,
     CheckFailed,
     GateDecision,
+    HistoryTrimmed,
     HookFailed,
     HookFired,
     HumanAsked,
@@ -165,6 +166,7 @@ EVENT_LINES = {
     ResultAppended: lambda e: Text(
         f"    result{' [is_error]' if e.is_error else ''}: {clip(e.content)}", "dim"
     ),
+    HistoryTrimmed: lambda e: Text(f"  history trimmed: {e.removed} messages removed", "blue"),
     StopContinued: lambda e: Text(f"  Stop hook {e.hook} continues: {clip(e.reason)}", "magenta"),
     ApiRejected: lambda e: Text(f"  API {e.status} {e.error_type}: {e.message}", "bold red"),
     RunEnded: lambda e: Text(f"  run ended: {e.reason} {e.detail}".rstrip(), "bold"),

@@ -6,12 +6,14 @@ returns a `Run`: the trace, the final messages and world, and what the API saw.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from lab.harness.hooks import Hook
 from lab.harness.layers import Layers
 from lab.harness.loop import Harness
+from lab.harness.permissions import Human, Permissions
 from lab.harness.tools import ToolRegistry
 from lab.model import ApiError, FakeMessagesAPI, Responder, ScriptedModel, Turn, make_client
 from lab.switches import Switches
@@ -28,6 +30,10 @@ class Scenario:
     files: Mapping[str, str] = field(default_factory=dict)
     stream: bool = False
     max_turns: int = 12
+    permissions: Permissions = field(default_factory=Permissions)
+    human: Sequence[str] | Callable[[str], str] = ()  # the scripted human's answers
+    hooks: Sequence[tuple[str, Hook]] = ()  # (event, callback) in registration order
+    keep_last: int | None = None  # trim the history to the last N messages before each call
 
 
 @dataclass
@@ -53,7 +59,16 @@ def run_scenario(scenario: Scenario, switches: Switches | None = None) -> Run:
     api = FakeMessagesAPI(model)
     trace = Trace()
     registry = ToolRegistry(course_tools(world))
-    layers = Layers(registry, trace, world.clock, switches)
+    layers = Layers(
+        registry,
+        trace,
+        world,
+        switches,
+        permissions=scenario.permissions,
+        human=Human(scenario.human),
+        hooks=scenario.hooks,
+        keep_last=scenario.keep_last,
+    )
     harness = Harness(
         make_client(api),
         layers,
@@ -61,5 +76,9 @@ def run_scenario(scenario: Scenario, switches: Switches | None = None) -> Run:
         stream=scenario.stream,
         max_turns=scenario.max_turns,
     )
-    ended = harness.run(scenario.prompt)
+    try:
+        ended = harness.run(scenario.prompt)
+    except Exception as error:  # a crashing harness is an outcome to measure, not a lab failure
+        harness.end("crash", f"{type(error).__name__}: {error}")
+        ended = "crash"
     return Run(scenario, switches, trace, harness.messages, world, initial, api, model, ended)

@@ -26,6 +26,55 @@ class Switches:
         fault="The continue test trusts the declared stop_reason instead of the content blocks: "
         "a tool call that arrives while the declaration says end_turn is dropped.",
     )
+    pair_protection: bool = flag(
+        True,
+        mechanism="M3",
+        experiments="D3, D3b",
+        reader="lab/harness/pairing.py",
+        fault="Off: a call stopped before running gets no tool_result, and the history "
+        "trimmer cuts between a tool_use and its tool_result; the API rejects the next request.",
+    )
+    gate_order_correct: bool = flag(
+        True,
+        mechanism="M4",
+        experiments="D4",
+        reader="lab/harness/permissions.py",
+        fault="Off: the human is asked before the hard deny rules, so a 'yes' lets a "
+        "deny-listed command run.",
+    )
+    split_compound_commands: bool = flag(
+        True,
+        mechanism="M4",
+        experiments="D11",
+        reader="lab/harness/permissions.py",
+        fault="Off: a compound command is matched as one string, so `ls && rm -rf /` passes "
+        "a `Bash(ls *)` allow rule and misses a `Bash(rm *)` deny rule.",
+    )
+    hooks_may_loosen: bool = flag(
+        False,
+        mechanism="M5",
+        experiments="D15",
+        reader="lab/harness/permissions.py",
+        fault="A PreToolUse hook's 'allow' skips the deny and ask rules (the real pre-v2.1.77 "
+        "bug): hooks loosen instead of only tightening.",
+    )
+    course_hook_semantics: bool = flag(
+        False,
+        mechanism="M5",
+        experiments="D12, D13, D14",
+        reader="lab/harness/hooks.py",
+        fault="The course's hooks: callbacks in order, the first non-None result skips the "
+        "rest, permission is just the first PreToolUse callback, UserPromptSubmit and "
+        "PostToolUse results are discarded.",
+    )
+    stop_hook_guard: bool = flag(
+        True,
+        mechanism="M1/M5",
+        experiments="D16",
+        reader="lab/harness/hooks.py",
+        fault="Off: no stop_hook_active flag and no cap of 8 consecutive Stop blocks, so a "
+        "Stop hook that keeps blocking runs the loop to the turn limit.",
+    )
 
     def flipped(self, **flips: Any) -> Switches:
         """A copy with some flags changed; an unknown name raises a readable KeyError."""

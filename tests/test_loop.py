@@ -108,9 +108,7 @@ def test_stepping_form_runs_one_model_call_per_step():
     world = World.create({"a.txt": "A"})
     api = FakeMessagesAPI(ScriptedModel(LATE))
     trace = Trace()
-    harness = Harness(
-        make_client(api), Layers(ToolRegistry(course_tools(world)), trace, world.clock)
-    )
+    harness = Harness(make_client(api), Layers(ToolRegistry(course_tools(world)), trace, world))
     harness.start("go")
     assert harness.step() is True and len(api.requests) == 1
     assert harness.step() is True and len(api.requests) == 2

@@ -25,6 +25,7 @@ class Call:
     input: dict[str, Any]
     tool: Tool | None
     turn: int
+    hook_decision: str | None = None  # what the PreToolUse hooks merged to: "ask" / "allow"
 
 
 @dataclass(frozen=True)

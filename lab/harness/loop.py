@@ -52,6 +52,7 @@ class Harness:
     def step(self) -> bool:
         """One turn: one model call, then its tool calls. Returns whether to go on."""
         self.turn += 1
+        self.messages = self.layers.history(self.turn, self.messages)
         answer = self.call_model()
         if answer is None:
             return self.end("api_error")

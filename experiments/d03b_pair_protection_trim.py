@@ -1,0 +1,32 @@
+"""D3b · M3: the history trimmer cuts between a tool_use and its tool_result."""
+
+from lab.experiment import Experiment
+from lab.model import text, tool_use, turn
+from lab.scenario import Scenario
+
+EXPERIMENT = Experiment(
+    id="D3b",
+    mechanism="M3",
+    title={
+        "en": "Pair protection off: trimming the history orphans a tool_result",
+        "zh": "关掉配对保护：裁剪历史时把 tool_use 与 tool_result 拆散",
+    },
+    takeaway={
+        "en": "Trim in pairs: a kept tool_result must keep its tool_use, or the API rejects "
+        "the trimmed history.",
+        "zh": "裁剪要成对：保留下来的工具结果必须带上它的工具调用，否则裁剪后的历史被 API 拒绝。",
+    },
+    flips={"pair_protection": False},
+    scenario=Scenario(
+        prompt="Read the three chapters, one at a time.",
+        files={"ch1.txt": "one\n", "ch2.txt": "two\n", "ch3.txt": "three\n"},
+        keep_last=3,  # an odd window: the kept tail opens on a tool_result message
+        script=[
+            turn(tool_use("read_file", {"path": "ch1.txt"})),
+            turn(tool_use("read_file", {"path": "ch2.txt"})),
+            turn(tool_use("read_file", {"path": "ch3.txt"})),
+            turn(text("All three chapters read.")),
+        ],
+    ),
+    expect={"pairs_intact": (True, False), "api_rejected": (False, True)},
+)

@@ -1,0 +1,53 @@
+"""The pairing obligation: every tool_use gets exactly one tool_result in the next message.
+
+It holds for calls that were invalid, unknown, denied or blocked too, and when the history
+is trimmed a tool_use message and its tool_result message are kept or dropped together.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lab.harness.results import tool_result
+from lab.switches import Switches
+
+
+def has_tool_use(message: dict[str, Any]) -> bool:
+    content = message["content"]
+    return not isinstance(content, str) and any(b.get("type") == "tool_use" for b in content)
+
+
+def has_tool_result(message: dict[str, Any]) -> bool:
+    content = message["content"]
+    return not isinstance(content, str) and any(b.get("type") == "tool_result" for b in content)
+
+
+class Pairing:
+    def __init__(self, switches: Switches) -> None:
+        self.protected = switches.pair_protection
+
+    def blocked_result(self, call_id: str, content: str) -> dict[str, Any] | None:
+        """The result owed to a call that was stopped before running (None: owed, not paid)."""
+        return tool_result(call_id, content, is_error=True) if self.protected else None
+
+    def trim(
+        self, messages: list[dict[str, Any]], keep_last: int
+    ) -> tuple[list[dict[str, Any]], int]:
+        """Keep the first message and the last `keep_last`, with a marker between them.
+
+        Protected: a kept tail that opens on tool results pulls in their tool_use message.
+        Returns the new history and how many messages were removed."""
+        if len(messages) <= keep_last + 2:
+            return messages, 0
+        start = len(messages) - keep_last
+        if (
+            self.protected
+            and has_tool_result(messages[start])
+            and has_tool_use(messages[start - 1])
+        ):
+            start -= 1
+        removed = start - 1
+        if removed <= 0:
+            return messages, 0
+        marker = {"role": "user", "content": f"[{removed} earlier messages were trimmed]"}
+        return [messages[0], marker, *messages[start:]], removed
