@@ -9,9 +9,22 @@ from collections.abc import Callable
 from typing import Any
 
 from lab.harness.permissions import deny_rule_for
+from lab.harness.results import SPILL_DIR
+from lab.harness.tools import invoke
 from lab.scenario import Run
-from lab.trace import HumanAsked, ModelAnswered, ModelCalled, ToolCallSeen, ToolExecuted
-from lab.world import World
+from lab.trace import (
+    CheckFailed,
+    HookFired,
+    HookSkipped,
+    HumanAsked,
+    ModelAnswered,
+    ModelCalled,
+    ResultSpilled,
+    ToolCallSeen,
+    ToolExecuted,
+    ToolRefused,
+)
+from lab.world import World, course_tools
 
 Observable = Callable[[Run], Any]
 
@@ -105,6 +118,77 @@ def ran_denied_by_rule(run: Run) -> bool:
     )
 
 
+def contract_errors_at_registration(run: Run) -> int:
+    return len(run.trace.of(ToolRefused))
+
+
+def human_prompts_for_invalid_calls(run: Run) -> int:
+    """Questions put to the human about calls that failed validation anyway."""
+    invalid = {e.call_id for e in run.trace.of(CheckFailed) if e.stage == "validation"}
+    return sum(1 for e in run.trace.of(HumanAsked) if e.call_id in invalid)
+
+
+def outside_reads(run: Run) -> int:
+    """File reads outside the workspace that succeeded."""
+    return sum(
+        1
+        for e in run.trace.of(ToolExecuted)
+        if e.name == "read_file"
+        and not e.is_error
+        and not run.world.inside_workspace(e.input["path"])
+    )
+
+
+def denied_calls_logged(run: Run) -> int:
+    """Denied calls that some hook other than the permission hook still saw (the audit log)."""
+    denied = {e.call_id for e in run.trace.of(CheckFailed) if e.stage in ("hooks", "permission")}
+    seen = {
+        e.call_id
+        for e in run.trace.of(HookFired)
+        if e.event == "PreToolUse" and e.hook != "permission_hook"
+    }
+    return len(denied & seen)
+
+
+def post_hooks_skipped(run: Run) -> int:
+    return sum(1 for e in run.trace.of(HookSkipped) if e.event == "PostToolUse")
+
+
+def context_injected(run: Run) -> bool:
+    """The first request carried more than the bare prompt in its first message."""
+    first = run.api.requests[0]["messages"][0]["content"] if run.api.requests else ""
+    return not isinstance(first, str) and len(first) > 1
+
+
+def spill_files(run: Run) -> int:
+    return len(run.trace.of(ResultSpilled))
+
+
+def wasted_turns(run: Run) -> int:
+    """Reads of spill files: turns spent chasing the harness's own pointers."""
+    return sum(
+        1
+        for e in run.trace.of(ToolExecuted)
+        if e.name == "read_file" and f"/{SPILL_DIR}/" in run.world.resolve(e.input["path"])
+    )
+
+
+def stale_reads(run: Run) -> int:
+    """Executed calls whose output differs from a serial replay in the model's order."""
+    world = World.create(run.initial_files, with_system_files=False)
+    tools = {t.name: t for t in course_tools(world, wall=run.switches.workspace_wall)}
+    return sum(
+        1
+        for e in run.trace.of(ToolExecuted)
+        if e.name in tools and invoke(tools[e.name], e.input)[0] != e.output
+    )
+
+
+def makespan_s(run: Run) -> float:
+    """Virtual seconds the whole run took (only tools move the clock)."""
+    return run.world.clock.now
+
+
 def ran(tool: str, **input_equals: Any) -> Observable:
     """Did a call of `tool` whose input has these values actually execute?"""
 
@@ -132,6 +216,16 @@ STANDARD: dict[str, Observable] = {
         files_lost,
         human_prompts,
         ran_denied_by_rule,
+        contract_errors_at_registration,
+        human_prompts_for_invalid_calls,
+        outside_reads,
+        denied_calls_logged,
+        post_hooks_skipped,
+        context_injected,
+        spill_files,
+        wasted_turns,
+        stale_reads,
+        makespan_s,
     ]
 }
 STANDARD["ran_deny_listed"] = ran_denied_by_rule  # the seed's name for the same fact

@@ -14,10 +14,10 @@ from lab.harness.hooks import Hook
 from lab.harness.layers import Layers
 from lab.harness.loop import Harness
 from lab.harness.permissions import Human, Permissions
-from lab.harness.tools import ToolRegistry
+from lab.harness.tools import ContractError, Tool, ToolRegistry
 from lab.model import ApiError, FakeMessagesAPI, Responder, ScriptedModel, Turn, make_client
 from lab.switches import Switches
-from lab.trace import Trace
+from lab.trace import ToolRefused, Trace
 from lab.world import World, course_tools
 
 
@@ -34,6 +34,7 @@ class Scenario:
     human: Sequence[str] | Callable[[str], str] = ()  # the scripted human's answers
     hooks: Sequence[tuple[str, Hook]] = ()  # (event, callback) in registration order
     keep_last: int | None = None  # trim the history to the last N messages before each call
+    tools: Callable[[World], list[Tool]] = lambda world: []  # extra tools beside the course's
 
 
 @dataclass
@@ -58,7 +59,12 @@ def run_scenario(scenario: Scenario, switches: Switches | None = None) -> Run:
     model = ScriptedModel(scenario.script)
     api = FakeMessagesAPI(model)
     trace = Trace()
-    registry = ToolRegistry(course_tools(world))
+    registry = ToolRegistry(check_contract=switches.contract_checked)
+    for tool in [*course_tools(world, wall=switches.workspace_wall), *scenario.tools(world)]:
+        try:
+            registry.register(tool)
+        except ContractError as error:  # refused at registration: visible, and the run goes on
+            trace.emit(ToolRefused(0, tool.name, str(error)))
     layers = Layers(
         registry,
         trace,

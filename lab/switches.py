@@ -26,6 +26,53 @@ class Switches:
         fault="The continue test trusts the declared stop_reason instead of the content blocks: "
         "a tool call that arrives while the declaration says end_turn is dropped.",
     )
+    unknown_tool_result: bool = flag(
+        True,
+        mechanism="M2",
+        experiments="D7",
+        reader="lab/harness/checks.py",
+        fault="Off: an unknown tool name raises instead of becoming an is_error result, and "
+        "the run crashes in the middle of a batch.",
+    )
+    contract_checked: bool = flag(
+        True,
+        mechanism="M2",
+        experiments="D8",
+        reader="lab/scenario.py",
+        fault="Off: the schema<->signature contract is not checked at registration; a tool "
+        "whose schema says file_path while its handler takes path fails on first use.",
+    )
+    parallel_batches: bool = flag(
+        True,
+        mechanism="M2",
+        experiments="D19",
+        reader="lab/harness/batching.py",
+        fault="Off: every call is a tray of its own and runs serially, as in the course.",
+    )
+    concurrency_from_input: bool = flag(
+        True,
+        mechanism="M2",
+        experiments="D18",
+        reader="lab/harness/batching.py",
+        fault="Off: concurrency is decided by the tool, not the call's input, so `rm` shares "
+        "a parallel tray with a `cat` of the same file.",
+    )
+    validate_before_gate: bool = flag(
+        True,
+        mechanism="M3",
+        experiments="D9",
+        reader="lab/harness/checks.py",
+        fault="Off: the permission gates run before validation, so the human is asked about "
+        "calls that were malformed anyway.",
+    )
+    read_exempt_from_cap: bool = flag(
+        True,
+        mechanism="M3",
+        experiments="D17",
+        reader="lab/harness/results.py",
+        fault="Off: the read tool's results are spilled like any other, so reading a big file "
+        "yields a spill path, reading the path spills again: a loop that feeds on itself.",
+    )
     pair_protection: bool = flag(
         True,
         mechanism="M3",
@@ -41,6 +88,14 @@ class Switches:
         reader="lab/harness/permissions.py",
         fault="Off: the human is asked before the hard deny rules, so a 'yes' lets a "
         "deny-listed command run.",
+    )
+    workspace_wall: bool = flag(
+        True,
+        mechanism="M4",
+        experiments="D10",
+        reader="lab/scenario.py",
+        fault="Off (the course's s03 dropped safe_path): file tools reach outside the "
+        "workspace, and only a question to the human stands in the way.",
     )
     split_compound_commands: bool = flag(
         True,
@@ -75,6 +130,19 @@ class Switches:
         fault="Off: no stop_hook_active flag and no cap of 8 consecutive Stop blocks, so a "
         "Stop hook that keeps blocking runs the loop to the turn limit.",
     )
+
+    @classmethod
+    def course(cls) -> Switches:
+        """The course as pinned at f9e8b28 (s01-s04): its known gaps switched on."""
+        return cls(
+            unknown_tool_result=True,  # s02 returns "Unknown: name": the loop is immune
+            contract_checked=False,  # the third contract is implicit, never checked
+            parallel_batches=False,  # strictly one call after another
+            workspace_wall=False,  # s03 dropped safe_path from the file tools
+            split_compound_commands=False,  # substring matching on the whole command
+            course_hook_semantics=True,  # s04: first non-None short-circuits
+            stop_hook_guard=False,  # no stop_hook_active, no cap
+        )
 
     def flipped(self, **flips: Any) -> Switches:
         """A copy with some flags changed; an unknown name raises a readable KeyError."""

@@ -43,6 +43,14 @@ class ApiRejected(Event):
 
 
 @dataclass(frozen=True)
+class ToolRefused(Event):
+    """A tool the dispatch table refused to register (its contract is broken)."""
+
+    tool: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class ToolCallSeen(Event):
     call_id: str
     name: str

@@ -220,7 +220,15 @@ def test_checks(world: World) -> None:
     assert edit(path="src/app.py", old_text="zzz", new_text="b") == (
         "old_text not found in src/app.py"
     )
-    assert all(tools[name].check is None for name in ["bash", "write_file", "glob"])
+    assert all(tools[name].check is None for name in ["bash", "glob"])
+    # The wall is part of each file tool's own check, so it runs before any permission gate.
+    assert tools["write_file"].check(path="/etc/passwd", content="x") == (
+        "Path escapes workspace: /etc/passwd"
+    )
+    assert tools["read_file"].check(path="../etc/hosts") == "Path escapes workspace: ../etc/hosts"
+    assert tools["write_file"].check(path="new.txt", content="x") is None
+    unwalled = tools_of(world, wall=False)
+    assert unwalled["read_file"].check(path="/etc/passwd") is None
     assert world.clock.now == 0.0  # checks cost no time and change nothing
 
 

@@ -13,7 +13,12 @@ from typing import Any
 import jsonschema
 
 from lab.harness.tools import Tool
+from lab.switches import Switches
 from lab.trace import CheckFailed, CheckPassed, Trace
+
+# The order of the chain, in one place: shape, then meaning, then hooks, then the human.
+ORDER = ["known_tool", "validation", "tool_check", "hooks", "permission"]
+GATE_FIRST = ["known_tool", "permission", "validation", "tool_check", "hooks"]  # D9
 
 
 @dataclass
@@ -39,6 +44,13 @@ Stage = Callable[[Call], str | None]  # a reason to stop the call, or None to le
 
 def known_tool(call: Call) -> str | None:
     return None if call.tool else f"Unknown tool: {call.name}"
+
+
+def lookup_or_raise(call: Call) -> str | None:
+    """D7: an unknown name crashes the dispatch, like `TOOL_HANDLERS[name]` would."""
+    if call.tool is None:
+        raise KeyError(f"no handler for tool {call.name!r}")
+    return None
 
 
 def valid_input(call: Call) -> str | None:
@@ -79,3 +91,18 @@ class CheckChain:
                 return Stopped(name, reason)
             self.trace.emit(CheckPassed(call.turn, call.id, name))
         return None
+
+
+def build_chain(
+    switches: Switches, trace: Trace, hooks: Stage, permission: Stage | None
+) -> CheckChain:
+    """The chain in ORDER; `permission` is None when the hooks already own it (the course)."""
+    stages: dict[str, Stage | None] = {
+        "known_tool": known_tool if switches.unknown_tool_result else lookup_or_raise,
+        "validation": valid_input,
+        "tool_check": tool_check,
+        "hooks": hooks,
+        "permission": permission,
+    }
+    order = ORDER if switches.validate_before_gate else GATE_FIRST
+    return CheckChain([(name, stage) for name in order if (stage := stages[name])], trace)

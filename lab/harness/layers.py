@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from lab.harness.checks import Call, CheckChain, known_tool, tool_check, valid_input
+from lab.harness.batching import Trays
+from lab.harness.checks import Call, build_chain
 from lab.harness.hooks import Hook, Sockets
 from lab.harness.pairing import Pairing
 from lab.harness.permissions import Gates, Human, Permissions
-from lab.harness.results import tool_result
-from lab.harness.tools import ToolError, ToolRegistry
+from lab.harness.results import ResultCaps
+from lab.harness.tools import ToolRegistry, invoke
 from lab.switches import Switches
 from lab.trace import HistoryTrimmed, ResultAppended, ToolCallSeen, ToolExecuted, Trace
 from lab.world import World
@@ -40,15 +41,10 @@ class Layers:
         self.pairing = Pairing(switches)
         self.gates = Gates(permissions or Permissions(), human or Human(), world, trace, switches)
         self.sockets = Sockets(hooks, trace, switches, permission=self.gates.judge)
-        stages = [
-            ("known_tool", known_tool),
-            ("validation", valid_input),
-            ("tool_check", tool_check),
-            ("hooks", self.sockets.pre_tool_use),
-        ]
-        if not self.sockets.handles_permission:
-            stages.append(("permission", self.gates.judge))
-        self.chain = CheckChain(stages, trace)
+        permission = None if self.sockets.handles_permission else self.gates.judge
+        self.trays = Trays(switches, world, trace)
+        self.caps = ResultCaps(switches, world, trace)
+        self.chain = build_chain(switches, trace, self.sockets.pre_tool_use, permission)
 
     # -- the four calls the loop makes ----------------------------------------------------
     def prompt_message(self, turn: int, prompt: str) -> dict[str, Any]:
@@ -68,29 +64,32 @@ class Layers:
         return trimmed
 
     def run_calls(self, turn: int, blocks: list[Any]) -> list[dict[str, Any]]:
-        """Each call down the chain, then executed; one result per call, in call order."""
-        results = []
-        for block in blocks:
-            call = Call(
-                block.id, block.name, dict(block.input), self.registry.get(block.name), turn
-            )
+        """Calls cut into trays; each call down the chain, the passing ones executed; one
+        result per call, returned in call order."""
+        calls = [Call(b.id, b.name, dict(b.input), self.registry.get(b.name), turn) for b in blocks]
+        for call in calls:
             self.trace.emit(ToolCallSeen(turn, call.id, call.name, call.input))
-            stopped = self.chain.judge(call)
-            if stopped:
-                result = self.pairing.blocked_result(
-                    call.id, f"Blocked at {stopped.stage}: {stopped.reason}"
-                )
-            else:
-                output, is_error = self.execute(call)
+        results: dict[str, dict[str, Any] | None] = {}
+        for tray in self.trays.cut(calls):
+            runnable = []
+            for call in tray:
+                stopped = self.chain.judge(call)
+                if stopped:
+                    reason = f"Blocked at {stopped.stage}: {stopped.reason}"
+                    results[call.id] = self.pairing.blocked_result(call.id, reason)
+                else:
+                    runnable.append(call)
+            outcomes = self.trays.run(turn, runnable, self.execute)
+            for call, (output, is_error) in zip(runnable, outcomes, strict=True):
                 self.sockets.post_tool_use(call, output, is_error)
-                result = tool_result(call.id, output, is_error=is_error)
-            if result is not None:
-                self.trace.emit(
-                    ResultAppended(turn, call.id, bool(result.get("is_error")), result["content"])
-                )
-                results.append(result)
-        self.sockets.post_tool_batch(turn, [b.id for b in blocks])
-        return results
+                results[call.id] = self.caps.result(turn, call.id, call.name, output, is_error)
+            self.sockets.post_tool_batch(turn, [c.id for c in tray])
+        ordered = [r for c in calls if (r := results[c.id]) is not None]
+        for r in ordered:
+            self.trace.emit(
+                ResultAppended(turn, r["tool_use_id"], bool(r.get("is_error")), r["content"])
+            )
+        return ordered
 
     def stop_continuation(self, turn: int) -> str | None:
         """A reason to keep going although the answer held no tool call (the Stop socket)."""
@@ -100,12 +99,7 @@ class Layers:
     def execute(self, call: Call) -> tuple[str, bool]:
         assert call.tool is not None
         started = self.world.clock.now
-        try:
-            output, is_error = call.tool.handler(**call.input), False
-        except ToolError as error:
-            output, is_error = f"Error: {error}", True
-        except Exception as error:  # a broken tool must not crash the loop
-            output, is_error = f"Error: {type(error).__name__}: {error}", True
+        output, is_error = invoke(call.tool, call.input)
         finished = self.world.clock.now
         self.trace.emit(
             ToolExecuted(

@@ -150,6 +150,10 @@ class Gates:
 
     def judge(self, call: Call) -> str | None:
         """Returns the denial reason, or None when the call may run."""
+        if self.switches.hooks_may_loosen and call.hook_decision == "allow":
+            # The pre-v2.1.77 bug: a hook's allow skipped every rule, deny included.
+            self.trace.emit(GateDecision(call.turn, call.id, "hook", "allow", "a hook allowed it"))
+            return None
         for gate, decide in [*self.order, ("default", self.default_gate)]:
             verdict = decide(call)
             if verdict is None:
@@ -173,8 +177,6 @@ class Gates:
         return None
 
     def allow_gate(self, call: Call) -> tuple[str, str] | None:
-        if self.switches.hooks_may_loosen and call.hook_decision == "allow":
-            return ("allow", "a PreToolUse hook allowed it")  # the pre-v2.1.77 bug
         rule = self.first_match("allow", call, every=True)
         return ("allow", f"allow rule {rule.text}") if rule else None
 

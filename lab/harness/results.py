@@ -1,11 +1,16 @@
-"""Tool results: what goes back to the model for each call, one user message per answer.
+"""Tool results: what goes back to the model for each call, and the size cap.
 
-Invariant: results return in call order, one `tool_result` block per `tool_use`.
+Invariant: a result over the cap reaches the model as a preview plus the path of a spill
+file; the read tool is exempt (it pages instead), or reading a spill would spill again.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from lab.switches import Switches
+from lab.trace import ResultSpilled, Trace
+from lab.world import World
 
 
 def tool_result(call_id: str, content: str, *, is_error: bool = False) -> dict[str, Any]:
@@ -15,6 +20,30 @@ def tool_result(call_id: str, content: str, *, is_error: bool = False) -> dict[s
     return block
 
 
-def results_message(blocks: list[dict[str, Any]]) -> dict[str, Any]:
-    """All results of one answer go back together, in one user message."""
-    return {"role": "user", "content": blocks}
+RESULT_CAP = 30_000  # production spills a Bash result above ~30,000 chars
+PREVIEW_CHARS = 1_000
+SPILL_DIR = ".spill"
+
+
+class ResultCaps:
+    """Oversized results go to a spill file; the read tool is exempt and pages instead."""
+
+    def __init__(
+        self, switches: Switches, world: World, trace: Trace, cap: int = RESULT_CAP
+    ) -> None:
+        self.read_exempt = switches.read_exempt_from_cap
+        self.world, self.trace, self.cap = world, trace, cap
+
+    def result(
+        self, turn: int, call_id: str, tool: str, output: str, is_error: bool
+    ) -> dict[str, Any]:
+        if len(output) <= self.cap:
+            return tool_result(call_id, output, is_error=is_error)
+        if tool == "read_file" and self.read_exempt:
+            notice = f"\n[Partial view: the first {self.cap} of {len(output)} characters.]"
+            return tool_result(call_id, output[: self.cap] + notice, is_error=is_error)
+        path = f"{self.world.workspace}/{SPILL_DIR}/{call_id}.txt"
+        self.world.fs.write(path, output)
+        self.trace.emit(ResultSpilled(turn, call_id, path, len(output)))
+        pointer = f"\n[Output too large ({len(output)} characters). Full output saved to {path}]"
+        return tool_result(call_id, output[:PREVIEW_CHARS] + pointer, is_error=is_error)

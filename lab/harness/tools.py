@@ -67,6 +67,16 @@ def contract_mismatch(tool: Tool) -> str | None:
     return f"tool {tool.name!r}: " + "; ".join(problems)
 
 
+def invoke(tool: Tool, input: dict[str, Any]) -> tuple[str, bool]:
+    """Dispatch one call: handler(**input). Failures become (message, True), never exceptions."""
+    try:
+        return tool.handler(**input), False
+    except ToolError as error:
+        return f"Error: {error}", True
+    except Exception as error:  # a broken tool must not crash the loop
+        return f"Error: {type(error).__name__}: {error}", True
+
+
 class ToolRegistry:
     """name -> Tool. Registration checks the schema<->signature contract."""
 

@@ -138,9 +138,16 @@ def course_tools(world: World, *, wall: bool = True) -> list[Tool]:
         return "\n".join(matches) or "(no matches)"
 
     # ---- each tool's own check, and whether a call may run alongside others ----
+    def outside(path: str) -> str | None:
+        # The wall is checked before any gate, so nobody is ever asked about an escape.
+        return (
+            f"Path escapes workspace: {path}" if wall and not world.inside_workspace(path) else None
+        )
+
     checks: dict[str, Callable[..., str | None]] = {
-        "read_file": lambda path, limit=None: missing_file(path),
-        "edit_file": lambda path, old_text, new_text: edit_problem(path, old_text),
+        "read_file": lambda path, limit=None: outside(path) or missing_file(path),
+        "write_file": lambda path, content: outside(path),
+        "edit_file": lambda path, old_text, new_text: outside(path) or edit_problem(path, old_text),
     }
     concurrency: dict[str, Callable[..., bool]] = {
         "bash": lambda command: is_read_only(command),

@@ -1,0 +1,35 @@
+"""D9 · M3: the permission gate runs before validation; the human is asked about junk."""
+
+from lab.experiment import Experiment
+from lab.harness.permissions import Permissions
+from lab.model import text, tool_use, turn
+from lab.scenario import Scenario
+
+EXPERIMENT = Experiment(
+    id="D9",
+    mechanism="M3",
+    title={
+        "en": "The permission gate runs before validation",
+        "zh": "许可段排到了结构校验前面",
+    },
+    takeaway={
+        "en": "Cheap, non-negotiable checks first, the human's time last: nobody should be "
+        "asked about a call that was malformed anyway.",
+        "zh": "越便宜的检查排越前面，人的时间放在最后：不该让人审批一个本来就不合法的调用。",
+    },
+    flips={"validate_before_gate": False},
+    scenario=Scenario(
+        prompt="Save the meeting notes.",
+        permissions=Permissions(default="ask"),  # every call that reaches the gate asks
+        human=["y", "y", "y"],
+        script=[
+            turn(
+                tool_use("write_file", {"path": "notes.md"}),  # content missing
+                tool_use("write_file", {"path": "notes.md", "content": 42}),  # wrong type
+                tool_use("write_file", {"path": "notes.md", "content": "# Notes\n"}),
+            ),
+            turn(text("Saved.")),
+        ],
+    ),
+    expect={"human_prompts_for_invalid_calls": (0, 2), "human_prompts": (1, 3)},
+)

@@ -1,0 +1,32 @@
+"""D18 · M2: concurrency decided by the tool; `rm` and `cat` share a parallel tray."""
+
+from lab.experiment import Experiment
+from lab.model import text, tool_use, turn
+from lab.scenario import Scenario
+
+EXPERIMENT = Experiment(
+    id="D18",
+    mechanism="M2",
+    title={
+        "en": "Concurrency decided by the tool instead of the call's input",
+        "zh": "能否并行按工具判定，而不是按本次调用的实参判定",
+    },
+    takeaway={
+        "en": "`bash ls` may run in parallel, `bash rm x` may not: safety belongs to the "
+        "call's input, or a read returns a file that its predecessor already deleted.",
+        "zh": "同一个 shell 工具，列目录可并行、删除不可并行：能否并行看实参，否则读到的是已被删掉的文件。",
+    },
+    flips={"concurrency_from_input": False},
+    scenario=Scenario(
+        prompt="Retire notes.txt and confirm it is gone.",
+        files={"notes.txt": "old notes\n"},
+        script=[
+            turn(
+                tool_use("bash", {"command": "rm notes.txt"}),
+                tool_use("bash", {"command": "cat notes.txt"}),
+            ),
+            turn(text("notes.txt is retired.")),
+        ],
+    ),
+    expect={"stale_reads": (0, 1)},
+)

@@ -1,0 +1,75 @@
+"""M2 托盘 (trays): the calls of one answer, cut into consecutive batches in the model's order.
+
+Invariant: concurrency-safe calls share a tray and run in parallel (at most 10), an unsafe
+call is a tray of its own, trays run strictly in order; safety is decided per call *input*.
+Parallel calls start at the same virtual instant and see the same world; their changes are
+merged in call order, so results and makespans are exact and repeatable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from lab.harness.checks import Call
+from lab.switches import Switches
+from lab.trace import BatchRan, Trace
+from lab.world import World
+
+MAX_PARALLEL = 10  # production's CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY default
+# What a per-tool table would say (D18's fault): bash counts as safe because `ls` and `cat` are.
+TOOL_LEVEL_SAFE = {"bash", "read_file", "glob"}
+
+Execute = Callable[[Call], tuple[str, bool]]
+
+
+class Trays:
+    def __init__(self, switches: Switches, world: World, trace: Trace) -> None:
+        self.parallel = switches.parallel_batches
+        self.from_input = switches.concurrency_from_input
+        self.world, self.trace = world, trace
+
+    def is_safe(self, call: Call) -> bool:
+        if not self.parallel or call.tool is None:
+            return False
+        if not self.from_input:
+            return call.name in TOOL_LEVEL_SAFE
+        try:
+            return bool(call.tool.concurrency_safe(**call.input))
+        except TypeError:  # malformed input: it will fail validation, alone
+            return False
+
+    def cut(self, calls: list[Call]) -> list[list[Call]]:
+        """Consecutive trays: safe calls gather (up to the cap), an unsafe call stands alone."""
+        trays: list[list[Call]] = []
+        for call in calls:
+            safe = self.is_safe(call)
+            last = trays[-1] if trays else None
+            if safe and last and self.is_safe(last[0]) and len(last) < MAX_PARALLEL:
+                last.append(call)
+            else:
+                trays.append([call])
+        return trays
+
+    def run(self, turn: int, tray: list[Call], execute: Execute) -> list[tuple[str, bool]]:
+        """Execute the tray's runnable calls; in parallel when there are several."""
+        started = self.world.clock.now
+        parallel = len(tray) > 1
+        outcomes = self.run_parallel(tray, execute) if parallel else [execute(c) for c in tray]
+        if tray:
+            ids = tuple(c.id for c in tray)
+            self.trace.emit(BatchRan(turn, ids, parallel, started, self.world.clock.now))
+        return outcomes
+
+    def run_parallel(self, tray: list[Call], execute: Execute) -> list[tuple[str, bool]]:
+        base, started = self.world.fs, self.world.clock.now
+        outcomes, changes, finished = [], [], []
+        for call in tray:  # every call starts at the same instant on its own copy of the disk
+            self.world.fs, self.world.clock.now = base.copy(), started
+            outcomes.append(execute(call))
+            changes.append(self.world.fs.diff(base))
+            finished.append(self.world.clock.now)
+        self.world.fs = base
+        for change in changes:  # merged in call order: a later call wins on a shared path
+            base.apply(change)
+        self.world.clock.now = max(finished)
+        return outcomes
