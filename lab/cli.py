@@ -15,15 +15,19 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from lab.experiment import ExperimentError, load_all, run_experiment, select
+from lab.experiment import MECHANISMS, ExperimentError, load_all, run_experiment, select
 from lab.report import (
     experiment_runs_view,
     flips_text,
     outcome_view,
     outcomes_json,
+    show,
     summary_view,
 )
+from lab.scenario import run_scenario
 from lab.switches import Switches
+
+PRESETS = {"course": Switches.course}
 
 
 class UsageError(Exception):
@@ -67,18 +71,51 @@ def build_parser() -> Parser:
     )
     show = sub.add_parser("show", parents=[common], help="show baseline and degraded runs")
     show.add_argument("id", metavar="ID")
+    compare = sub.add_parser("compare", parents=[common], help="the reference harness vs a preset")
+    compare.add_argument("preset", choices=sorted(PRESETS))
     return parser
 
 
 def cmd_list(args: argparse.Namespace, out: Console) -> int:
-    table = Table(title="experiments")
-    for column in ("id", "mechanism", "switch", "title", "takeaway"):
+    experiments = load_all(args.dir)
+    for mechanism, names in MECHANISMS.items():
+        group = [e for e in experiments if e.mechanism == mechanism]
+        if not group:
+            continue
+        table = Table(title=f"{mechanism} · {names[0]} · {names[1]}", title_justify="left")
+        for column in ("id", "switch", "title", "takeaway"):
+            table.add_column(column)
+        for e in group:
+            table.add_row(
+                e.id, flips_text(dict(e.flips)), e.title[args.lang], e.takeaway[args.lang]
+            )
+        out.print(table)
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace, out: Console) -> int:
+    """Reference vs a preset, for every experiment whose switch the preset flips."""
+    preset = PRESETS[args.preset]()
+    flipped = preset.differences()
+    chosen = [
+        e
+        for e in load_all(args.dir)
+        if all(name in flipped and flipped[name] == value for name, value in e.flips.items())
+    ]
+    table = Table(title=f"reference harness vs the {args.preset} preset", title_justify="left")
+    for column in ("id", "observable", "reference", args.preset, "as degraded?"):
         table.add_column(column)
-    for e in load_all(args.dir):
-        table.add_row(
-            e.id, e.mechanism, flips_text(dict(e.flips)), e.title[args.lang], e.takeaway[args.lang]
-        )
+    for experiment in chosen:
+        reference = run_scenario(experiment.scenario, Switches())
+        other = run_scenario(experiment.scenario, preset)
+        for name, (_, degraded) in experiment.expect.items():
+            observe = experiment.observable(name)
+            seen = observe(other)
+            verdict = "yes" if seen == degraded else "no"
+            table.add_row(experiment.id, name, show(observe(reference)), show(seen), verdict)
+        table.add_section()
     out.print(table)
+    out.print(f"{args.preset} preset: {flips_text(flipped)}")
     return 0
 
 
@@ -106,7 +143,7 @@ def cmd_show(args: argparse.Namespace, out: Console) -> int:
     return 0 if outcome.reproduced else 1
 
 
-COMMANDS = {"list": cmd_list, "run": cmd_run, "show": cmd_show}
+COMMANDS = {"list": cmd_list, "run": cmd_run, "show": cmd_show, "compare": cmd_compare}
 
 
 def main(argv: list[str] | None = None) -> int:
