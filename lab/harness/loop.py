@@ -11,7 +11,7 @@ from typing import Any
 import anthropic
 
 from lab.harness.layers import Layers
-from lab.harness.model_call import Answer, ask
+from lab.harness.model_call import Answer, ask, rejection
 from lab.switches import Switches
 from lab.trace import ApiRejected, ModelAnswered, ModelCalled, RunEnded, RunStarted
 
@@ -86,11 +86,8 @@ class Harness:
             request["system"] = self.system
         try:
             answer = ask(self.client, request, stream=self.stream)
-        except anthropic.APIStatusError as error:
-            body = error.body if isinstance(error.body, dict) else {}
-            kind = body.get("error", {}).get("type", type(error).__name__)
-            message = body.get("error", {}).get("message", str(error))
-            self.trace.emit(ApiRejected(self.turn, error.status_code, kind, message))
+        except anthropic.APIStatusError as error:  # e.g. the 400 for a broken history
+            self.trace.emit(ApiRejected(self.turn, *rejection(error)))
             return None
         message = answer.message
         blocks = tuple(answer.to_param()["content"])

@@ -41,3 +41,14 @@ def ask(client: anthropic.Anthropic, request: dict[str, Any], *, stream: bool) -
             if event.type == "content_block_start" and event.content_block.type == "tool_use":
                 tool_use_seen = True
         return Answer(events.get_final_message(), tool_use_seen)
+
+
+def rejection(error: anthropic.APIStatusError) -> tuple[int, str, str]:
+    """(status, error type, message) from the API's error body, as the real API words it."""
+    body = error.body if isinstance(error.body, dict) else {}
+    detail = body.get("error", {})
+    return (
+        error.status_code,
+        detail.get("type", type(error).__name__),
+        detail.get("message", str(error)),
+    )

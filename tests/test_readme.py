@@ -1,0 +1,38 @@
+"""The README stays true: its quick start is what CI runs, its claim table what the lab measures."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from lab.experiment import load_all
+from lab.report import show
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+
+
+def quick_start() -> list[str]:
+    section = README.split("## Quick start", 1)[1]
+    block = re.search(r"```bash\n(.*?)```", section, re.DOTALL).group(1)
+    return [line for line in block.splitlines() if line.strip()]
+
+
+def test_quick_start_is_two_commands_and_ci_runs_both():
+    commands = quick_start()
+    assert len(commands) == 2
+    ci = (ROOT / ".ci" / "run").read_text()
+    for command in commands:
+        assert command in ci
+
+
+@pytest.mark.parametrize("experiment", load_all(), ids=lambda e: e.id)
+def test_claim_table_row_matches_the_experiment(experiment):
+    rows = [line for line in README.splitlines() if f"| {experiment.id} |" in line]
+    assert len(rows) == 1, f"README needs one claim row for {experiment.id}"
+    for name, (before, after) in experiment.expect.items():
+        assert f"`{name}` {show(before)} → {show(after)}" in rows[0]
+    for name, value in experiment.flips.items():
+        assert f"`{name}={value}`" in rows[0]
