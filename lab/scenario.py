@@ -10,6 +10,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import anthropic
+
 from lab.harness.hooks import Hook
 from lab.harness.layers import Layers
 from lab.harness.loop import Harness
@@ -52,12 +54,10 @@ class Run:
     ended: str
 
 
-def run_scenario(scenario: Scenario, switches: Switches | None = None) -> Run:
-    switches = switches or Switches()
-    world = World.create(dict(scenario.files))
-    initial = world.snapshot()
-    model = ScriptedModel(scenario.script)
-    api = FakeMessagesAPI(model)
+def build_harness(
+    scenario: Scenario, switches: Switches, world: World, client: anthropic.Anthropic
+) -> Harness:
+    """The harness for a scenario, wired to `client` (fake or real) and acting on `world`."""
     trace = Trace()
     registry = ToolRegistry(check_contract=switches.contract_checked)
     for tool in [*course_tools(world, wall=switches.workspace_wall), *scenario.tools(world)]:
@@ -75,16 +75,29 @@ def run_scenario(scenario: Scenario, switches: Switches | None = None) -> Run:
         hooks=scenario.hooks,
         keep_last=scenario.keep_last,
     )
-    harness = Harness(
-        make_client(api),
-        layers,
-        switches=switches,
-        stream=scenario.stream,
-        max_turns=scenario.max_turns,
+    return Harness(
+        client, layers, switches=switches, stream=scenario.stream, max_turns=scenario.max_turns
     )
+
+
+def run_safely(harness: Harness, prompt: str) -> str:
+    """Run to the end; a crash is recorded as an outcome to measure, not a lab failure."""
     try:
-        ended = harness.run(scenario.prompt)
-    except Exception as error:  # a crashing harness is an outcome to measure, not a lab failure
+        return harness.run(prompt)
+    except Exception as error:
         harness.end("crash", f"{type(error).__name__}: {error}")
-        ended = "crash"
-    return Run(scenario, switches, trace, harness.messages, world, initial, api, model, ended)
+        return "crash"
+
+
+def run_scenario(scenario: Scenario, switches: Switches | None = None) -> Run:
+    """One run of the scenario's script through the real SDK against the fake API."""
+    switches = switches or Switches()
+    world = World.create(dict(scenario.files))
+    initial = world.snapshot()
+    model = ScriptedModel(scenario.script)
+    api = FakeMessagesAPI(model)
+    harness = build_harness(scenario, switches, world, make_client(api))
+    ended = run_safely(harness, scenario.prompt)
+    return Run(
+        scenario, switches, harness.trace, harness.messages, world, initial, api, model, ended
+    )
