@@ -31,9 +31,16 @@ _FORBIDDEN = {
 _TMP = os.path.realpath(tempfile.gettempdir())
 
 
+def _loopback(address: object) -> bool:
+    host = address[0] if isinstance(address, tuple) else address
+    return host in ("127.0.0.1", "::1", "localhost")
+
+
 def _audit(event: str, args: tuple) -> None:
     if not _GUARD["on"]:
         return
+    if event == "socket.connect" and _loopback(args[1]):
+        return  # the loopback fake server is part of the lab, not the host's network
     if event in _FORBIDDEN:
         _GUARD["seen"].append(f"{event}{args!r:.120}")
     elif event == "open":

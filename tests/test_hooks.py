@@ -111,14 +111,16 @@ def test_each_event_fires_at_its_moment():
     assert log[-1][1] == "Stop"
 
 
-def test_post_tool_batch_fires_once_per_answer():
-    """Two answers with tool calls (the first mixing blocked and run calls): two batches."""
+def test_post_tool_batch_fires_once_per_tray():
+    """PostToolBatch fires once per tray (batch), after the tray resolves, never per call."""
     _run, log = run_mixed()
-    assert len(calls_of(log, "PostToolBatch")) == 2
+    # Answer 1 cuts into five trays: [cat] [unknown] [invalid] [read gone.txt] [boom] (only the
+    # safe calls could share one, and no two safe calls are neighbours); answer 2 is one tray.
+    assert len(calls_of(log, "PostToolBatch")) == 6
 
 
-def test_post_tool_batch_fires_once_per_answer_with_every_call():
-    """One answer cut into several trays (a write between two reads) is still one batch."""
+def test_post_tool_batch_fires_once_per_tray_with_the_trays_calls():
+    """An answer cut into three trays (a write between two reads): three batches, in order."""
     payloads = []
 
     def batch(payload):
@@ -134,8 +136,7 @@ def test_post_tool_batch_fires_once_per_answer_with_every_call():
     ]
     run = run_scenario(Scenario(script, files=FILES, hooks=[("PostToolBatch", batch)]))
     assert run.ended == "done"
-    assert len(payloads) == 1
-    assert sorted(payloads[0]) == ["r1", "r2", "w1"]
+    assert payloads == [["r1"], ["w1"], ["r2"]]
 
 
 def test_post_tool_batch_comes_before_the_next_model_call():

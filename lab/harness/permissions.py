@@ -57,7 +57,7 @@ def command_pattern(glob: str) -> re.Pattern[str]:
 def path_matcher(glob: str, world: World) -> Callable[[str], bool]:
     """gitignore-style path glob; relative globs are relative to the workspace."""
     absolute = glob if glob.startswith("/") else f"{world.workspace}/{glob.removeprefix('./')}"
-    spec = pathspec.PathSpec.from_lines("gitwildmatch", [absolute])
+    spec = pathspec.PathSpec.from_lines("gitignore", [absolute])
     return lambda path: spec.match_file(world.resolve(path).lstrip("/"))
 
 
