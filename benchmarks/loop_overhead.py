@@ -16,13 +16,9 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import anthropic
-
-# Run as a script, Python only sees benchmarks/; put the repo root first so `lab` imports.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from lab.harness.layers import Layers
 from lab.harness.loop import Harness
@@ -154,7 +150,7 @@ def best_medians(turns: int, rounds: int, stream: bool) -> tuple[float, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=200, help="tool-use turns per run")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds per loop and mode")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds per loop and mode")
     args = parser.parse_args(argv)
     if args.turns < 1 or args.rounds < 1:
         parser.error("--turns and --rounds must be at least 1")

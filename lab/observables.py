@@ -11,7 +11,7 @@ from typing import Any
 from lab.harness.permissions import deny_rule_for
 from lab.harness.results import SPILL_DIR
 from lab.harness.tools import invoke
-from lab.scenario import Run
+from lab.scenario import Run, tools_for
 from lab.trace import (
     CheckFailed,
     HookFired,
@@ -24,7 +24,7 @@ from lab.trace import (
     ToolExecuted,
     ToolRefused,
 )
-from lab.world import World, course_tools
+from lab.world import World
 
 Observable = Callable[[Run], Any]
 
@@ -176,7 +176,7 @@ def wasted_turns(run: Run) -> int:
 def stale_reads(run: Run) -> int:
     """Executed calls whose output differs from a serial replay in the model's order."""
     world = World.create(run.initial_files, with_system_files=False)
-    tools = {t.name: t for t in course_tools(world, wall=run.switches.workspace_wall)}
+    tools = {t.name: t for t in tools_for(world, run.switches)}
     return sum(
         1
         for e in run.trace.of(ToolExecuted)

@@ -54,13 +54,18 @@ class Run:
     ended: str
 
 
+def tools_for(world: World, switches: Switches) -> list[Tool]:
+    """The course's five tools on `world`, behind the workspace wall unless it is switched off."""
+    return course_tools(world, wall=switches.workspace_wall)
+
+
 def build_harness(
     scenario: Scenario, switches: Switches, world: World, client: anthropic.Anthropic
 ) -> Harness:
     """The harness for a scenario, wired to `client` (fake or real) and acting on `world`."""
     trace = Trace()
     registry = ToolRegistry(check_contract=switches.contract_checked)
-    for tool in [*course_tools(world, wall=switches.workspace_wall), *scenario.tools(world)]:
+    for tool in [*tools_for(world, switches), *scenario.tools(world)]:
         try:
             registry.register(tool)
         except ContractError as error:  # refused at registration: visible, and the run goes on

@@ -6,6 +6,8 @@ first stage that fails stops the call, and the later stages never see it.
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -53,13 +55,19 @@ def lookup_or_raise(call: Call) -> str | None:
     return None
 
 
+@functools.cache
+def validator(schema_json: str) -> jsonschema.Draft202012Validator:
+    """Built once per distinct schema; unknown fields are refused unless the schema says so."""
+    return jsonschema.Draft202012Validator(
+        {"additionalProperties": False, **json.loads(schema_json)}
+    )
+
+
 def valid_input(call: Call) -> str | None:
     """The input against the tool's JSON schema: required fields, types, no unknown fields."""
     assert call.tool is not None
-    schema = {"additionalProperties": False, **call.tool.input_schema}
-    error = jsonschema.exceptions.best_match(
-        jsonschema.Draft202012Validator(schema).iter_errors(call.input)
-    )
+    check = validator(json.dumps(call.tool.input_schema, sort_keys=True))
+    error = jsonschema.exceptions.best_match(check.iter_errors(call.input))
     if error is None:
         return None
     where = "/".join(str(p) for p in error.absolute_path) or "input"

@@ -56,7 +56,7 @@ class Harness:
         answer = self.call_model()
         if answer is None:
             return self.end("api_error")
-        self.messages.append(answer.to_param())
+        self.messages.append(answer.param)
         if self.holds_tool_calls(answer):
             results = self.layers.run_calls(self.turn, answer.tool_calls)
             self.messages.append({"role": "user", "content": results})
@@ -90,7 +90,7 @@ class Harness:
             self.trace.emit(ApiRejected(self.turn, *rejection(error)))
             return None
         message = answer.message
-        blocks = tuple(answer.to_param()["content"])
+        blocks = tuple(answer.param["content"])
         self.trace.emit(
             ModelAnswered(self.turn, message.id, blocks, message.stop_reason, answer.tool_use_seen)
         )

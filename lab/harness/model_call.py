@@ -6,6 +6,7 @@ tool_use block *starts* in the stream (or found in the content when not streamin
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +23,8 @@ class Answer:
     def tool_calls(self) -> list[Any]:
         return [block for block in self.message.content if block.type == "tool_use"]
 
-    def to_param(self) -> dict[str, Any]:
+    @functools.cached_property
+    def param(self) -> dict[str, Any]:
         """The assistant message to append, as plain JSON-ready dicts."""
         param = self.message.to_param()
         blocks = [block.model_dump(mode="json", exclude_none=True) for block in param["content"]]
