@@ -36,3 +36,14 @@ def test_claim_table_row_matches_the_experiment(experiment):
         assert f"`{name}` {show(before)} → {show(after)}" in rows[0]
     for name, value in experiment.flips.items():
         assert f"`{name}={value}`" in rows[0]
+
+
+def test_pasted_output_is_what_lab_run_prints_now(capsys, monkeypatch):
+    from lab.cli import main
+
+    monkeypatch.setenv("COLUMNS", "100")
+    assert main(["run", "D1", "D4"]) == 0
+    printed = [line.rstrip() for line in capsys.readouterr().out.splitlines()]
+    section = README.split("A real excerpt of `lab run`", 1)[1]
+    pasted = re.search(r"```text\n(.*?)```", section, re.DOTALL).group(1)
+    assert [line.rstrip() for line in pasted.splitlines()] == printed
