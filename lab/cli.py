@@ -147,12 +147,11 @@ COMMANDS = {"list": cmd_list, "run": cmd_run, "show": cmd_show, "compare": cmd_c
 
 
 def main(argv: list[str] | None = None) -> int:
-    err = Console(stderr=True, highlight=False)
     try:
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command](args, Console(highlight=False))
     except (UsageError, ExperimentError) as error:
-        err.print(f"lab: error: {error}", markup=False)
+        print(f"lab: error: {error}", file=sys.stderr)  # one line, never wrapped
         return 2
 
 
