@@ -43,6 +43,13 @@ class ApiRejected(Event):
 
 
 @dataclass(frozen=True)
+class AnswerUnreadable(Event):
+    """The model's answer could not be read (e.g. a tool_use with invalid JSON)."""
+
+    message: str
+
+
+@dataclass(frozen=True)
 class ToolRefused(Event):
     """A tool the dispatch table refused to register (its contract is broken)."""
 

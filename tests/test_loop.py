@@ -19,7 +19,7 @@ from lab.model import (
 from lab.observables import pairs_intact, tool_calls_dropped
 from lab.scenario import Scenario, run_scenario
 from lab.switches import Switches
-from lab.trace import ModelCalled, ResultAppended, ToolExecuted, Trace
+from lab.trace import AnswerUnreadable, ModelCalled, ResultAppended, RunEnded, ToolExecuted, Trace
 from lab.world import World, course_tools
 
 LATE = [
@@ -121,3 +121,20 @@ def test_same_script_gives_identical_messages_every_time():
     second = run_scenario(Scenario(LATE, files={"a.txt": "A"}, stream=True))
     assert first.messages == second.messages
     assert first.trace.events == second.trace.events
+
+
+def test_invalid_tool_json_in_a_stream_ends_the_run_with_one_readable_line():
+    broken = tool_use("bash", raw_json='{"command": ls}')
+    run = run_scenario(Scenario([turn(text("listing"), broken), turn(text("never"))], stream=True))
+    assert run.ended == "bad_answer"
+    (unreadable,) = run.trace.of(AnswerUnreadable)
+    ended = run.trace.of(RunEnded)[-1]
+    assert ended.detail.startswith("turn 1: ") and '{"command": ls}' in ended.detail
+    assert "\n" not in ended.detail and "JSON" in unreadable.message
+    assert not run.trace.of(ToolExecuted)
+
+
+def test_raw_json_that_is_valid_streams_like_any_input():
+    call = tool_use("bash", raw_json='{"command": "echo hi"}')
+    run = run_scenario(Scenario([turn(call), turn(text("ok"))], stream=True))
+    assert [e.output for e in run.trace.of(ToolExecuted)] == ["hi"]

@@ -11,9 +11,16 @@ from typing import Any
 import anthropic
 
 from lab.harness.layers import Layers
-from lab.harness.model_call import Answer, ask, rejection
+from lab.harness.model_call import Answer, ask, one_line, rejection
 from lab.switches import Switches
-from lab.trace import ApiRejected, ModelAnswered, ModelCalled, RunEnded, RunStarted
+from lab.trace import (
+    AnswerUnreadable,
+    ApiRejected,
+    ModelAnswered,
+    ModelCalled,
+    RunEnded,
+    RunStarted,
+)
 
 
 class Harness:
@@ -55,7 +62,7 @@ class Harness:
         self.messages = self.layers.history(self.turn, self.messages)
         answer = self.call_model()
         if answer is None:
-            return self.end("api_error")
+            return False
         self.messages.append(answer.param)
         if self.holds_tool_calls(answer):
             results = self.layers.run_calls(self.turn, answer.tool_calls)
@@ -87,7 +94,13 @@ class Harness:
         try:
             answer = ask(self.client, request, stream=self.stream)
         except anthropic.APIStatusError as error:  # e.g. the 400 for a broken history
-            self.trace.emit(ApiRejected(self.turn, *rejection(error)))
+            status, kind, message = rejection(error)
+            self.trace.emit(ApiRejected(self.turn, status, kind, message))
+            self.end("api_error", message)
+            return None
+        except ValueError as error:  # the SDK could not parse the model's tool JSON
+            self.trace.emit(AnswerUnreadable(self.turn, one_line(error)))
+            self.end("bad_answer", f"turn {self.turn}: {one_line(error)}")
             return None
         message = answer.message
         blocks = tuple(answer.param["content"])

@@ -54,3 +54,7 @@ def rejection(error: anthropic.APIStatusError) -> tuple[int, str, str]:
         detail.get("type", type(error).__name__),
         detail.get("message", str(error)),
     )
+
+
+def one_line(error: Exception) -> str:
+    return " ".join(str(error).split())

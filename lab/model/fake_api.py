@@ -44,6 +44,10 @@ def _tokens(value: object) -> int:
     return max(1, len(json.dumps(value)) // 4)
 
 
+def _without_raw(block: dict) -> dict:
+    return {k: v for k, v in block.items() if k != "raw_json"}
+
+
 class FakeMessagesAPI:
     """Serves `POST /v1/messages` from a ScriptedModel; use an instance as a MockTransport handler.
 
@@ -103,11 +107,12 @@ class FakeMessagesAPI:
             return self._fault(index, step)
 
         message = self._message(step, body["messages"])
-        self.replies.append(message)
-        if stream:
+        plain = {**message, "content": [_without_raw(b) for b in message["content"]]}
+        self.replies.append(plain)
+        if stream:  # only a stream can carry raw (possibly broken) tool JSON
             headers = {"content-type": "text/event-stream"}
             return self._answer(200, headers, content=encode_stream(message))
-        return self._answer(200, {}, json=message)
+        return self._answer(200, {}, json=plain)
 
     # ------------------------------------------------------------ building answers
 

@@ -13,9 +13,15 @@ def text(s: str) -> dict:
     return {"type": "text", "text": s}
 
 
-def tool_use(name: str, input: dict | None = None, *, id: str | None = None) -> dict:
-    """A tool_use content block. Leave `id` out to get `toolu_001`, `toolu_002`, ... later."""
-    return {"type": "tool_use", "id": id, "name": name, "input": input or {}}
+def tool_use(
+    name: str, input: dict | None = None, *, id: str | None = None, raw_json: str | None = None
+) -> dict:
+    """A tool_use content block. Leave `id` out to get `toolu_001`, `toolu_002`, ... later.
+
+    `raw_json` streams that exact text as the input's JSON instead (it may be invalid: a
+    model answer with broken tool JSON); a non-streamed answer cannot carry it."""
+    block = {"type": "tool_use", "id": id, "name": name, "input": input or {}}
+    return block if raw_json is None else {**block, "raw_json": raw_json}
 
 
 def numbered_id(prefix: str, n: int) -> str:

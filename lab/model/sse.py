@@ -30,7 +30,7 @@ def _tool_start(block: dict) -> dict:
 
 
 def _tool_deltas(block: dict) -> list[dict]:
-    pieces = split(json.dumps(block["input"]))
+    pieces = split(block.get("raw_json") or json.dumps(block["input"]))
     return [{"type": "input_json_delta", "partial_json": piece} for piece in pieces]
 
 
