@@ -1,8 +1,9 @@
 """The switchboard: one frozen dataclass, each flag breaks exactly one guarantee.
 
 `Switches()` is the reference harness (every protection on, production semantics).
-Every flag carries its fault, its mechanism (M1-M5), the experiments that flip it and
-the one module that reads it, so `lab list`, the notebooks and the kill matrix can show them.
+Every flag carries its fault, its mechanism (M1-M5), the experiments that flip it, the one
+module that reads it, and the course's value with the reason, so `lab list`, the notebooks
+and the kill matrix can show them. `Switches.course()` is the course as pinned.
 """
 
 from __future__ import annotations
@@ -11,8 +12,24 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 
-def flag(default: Any, *, mechanism: str, experiments: str, reader: str, fault: str) -> Any:
-    info = {"mechanism": mechanism, "experiments": experiments, "reader": reader, "fault": fault}
+def flag(
+    default: Any,
+    *,
+    course: tuple[Any, str],
+    mechanism: str,
+    experiments: str,
+    reader: str,
+    fault: str,
+) -> Any:
+    """A switch: its reference value, the course's value and why, and what it breaks."""
+    info = {
+        "mechanism": mechanism,
+        "experiments": experiments,
+        "reader": reader,
+        "fault": fault,
+        "course": course[0],
+        "course_why": course[1],
+    }
     return field(default=default, metadata=info)
 
 
@@ -20,6 +37,10 @@ def flag(default: Any, *, mechanism: str, experiments: str, reader: str, fault: 
 class Switches:
     trust_stop_reason: bool = flag(
         False,
+        course=(
+            False,
+            "s01-s04 decide by the content blocks (an older web revision read stop_reason)",
+        ),
         mechanism="M1",
         experiments="D1, D1b",
         reader="lab/harness/loop.py",
@@ -28,6 +49,7 @@ class Switches:
     )
     unknown_tool_result: bool = flag(
         True,
+        course=(True, 's02 answers an unknown name with the string "Unknown: <name>"'),
         mechanism="M2",
         experiments="D7",
         reader="lab/harness/checks.py",
@@ -36,6 +58,7 @@ class Switches:
     )
     contract_checked: bool = flag(
         True,
+        course=(False, "the schema<->signature contract is implicit: nothing checks it"),
         mechanism="M2",
         experiments="D8",
         reader="lab/scenario.py",
@@ -44,6 +67,7 @@ class Switches:
     )
     parallel_batches: bool = flag(
         True,
+        course=(False, "tools run strictly one after another: no threads, no asyncio"),
         mechanism="M2",
         experiments="D19",
         reader="lab/harness/batching.py",
@@ -51,6 +75,7 @@ class Switches:
     )
     concurrency_from_input: bool = flag(
         True,
+        course=(True, "moot: with no parallelism nothing is decided either way"),
         mechanism="M2",
         experiments="D18",
         reader="lab/harness/batching.py",
@@ -59,6 +84,7 @@ class Switches:
     )
     validate_before_gate: bool = flag(
         True,
+        course=(True, "the SDK and the API do the shape checks before the gates run"),
         mechanism="M3",
         experiments="D9",
         reader="lab/harness/checks.py",
@@ -67,6 +93,7 @@ class Switches:
     )
     read_exempt_from_cap: bool = flag(
         True,
+        course=(True, "moot: the course truncates output at 50,000 chars and never spills"),
         mechanism="M3",
         experiments="D17",
         reader="lab/harness/results.py",
@@ -75,6 +102,7 @@ class Switches:
     )
     pair_protection: bool = flag(
         True,
+        course=(True, 'a denied call still gets "Permission denied." as its result'),
         mechanism="M3",
         experiments="D3, D3b",
         reader="lab/harness/pairing.py",
@@ -83,6 +111,7 @@ class Switches:
     )
     gate_order_correct: bool = flag(
         True,
+        course=(True, "s03 checks the deny list before it asks the user"),
         mechanism="M4",
         experiments="D4",
         reader="lab/harness/permissions.py",
@@ -91,6 +120,7 @@ class Switches:
     )
     workspace_wall: bool = flag(
         True,
+        course=(False, "s03 dropped safe_path from the file tools"),
         mechanism="M4",
         experiments="D10",
         reader="lab/scenario.py",
@@ -99,6 +129,7 @@ class Switches:
     )
     split_compound_commands: bool = flag(
         True,
+        course=(False, "the deny list matches substrings of the whole command"),
         mechanism="M4",
         experiments="D11",
         reader="lab/harness/permissions.py",
@@ -107,6 +138,7 @@ class Switches:
     )
     hooks_may_loosen: bool = flag(
         False,
+        course=(False, "a course hook can only block: there is no 'allow' to loosen with"),
         mechanism="M5",
         experiments="D15",
         reader="lab/harness/permissions.py",
@@ -115,6 +147,7 @@ class Switches:
     )
     course_hook_semantics: bool = flag(
         False,
+        course=(True, "s04 runs callbacks in order and the first non-None result wins"),
         mechanism="M5",
         experiments="D12, D13, D14",
         reader="lab/harness/hooks.py",
@@ -124,6 +157,7 @@ class Switches:
     )
     stop_hook_guard: bool = flag(
         True,
+        course=(False, "no stop_hook_active flag and no cap on Stop continuations"),
         mechanism="M1/M5",
         experiments="D16",
         reader="lab/harness/hooks.py",
@@ -133,16 +167,8 @@ class Switches:
 
     @classmethod
     def course(cls) -> Switches:
-        """The course as pinned at f9e8b28 (s01-s04): its known gaps switched on."""
-        return cls(
-            unknown_tool_result=True,  # s02 returns "Unknown: name": the loop is immune
-            contract_checked=False,  # the third contract is implicit, never checked
-            parallel_batches=False,  # strictly one call after another
-            workspace_wall=False,  # s03 dropped safe_path from the file tools
-            split_compound_commands=False,  # substring matching on the whole command
-            course_hook_semantics=True,  # s04: first non-None short-circuits
-            stop_hook_guard=False,  # no stop_hook_active, no cap
-        )
+        """The course as pinned at f9e8b28 (s01-s04): each flag's `course` value (see its why)."""
+        return cls(**{f.name: f.metadata["course"] for f in fields(cls)})
 
     def flipped(self, **flips: Any) -> Switches:
         """A copy with some flags changed; an unknown name raises a readable KeyError."""

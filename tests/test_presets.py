@@ -95,8 +95,10 @@ def test_an_unknown_switch_flips_nothing_even_beside_known_ones():
 @pytest.mark.parametrize("name", NAMES)
 def test_every_flag_has_complete_metadata(name):
     info = switch_info(name)
-    assert set(info) == {"mechanism", "experiments", "reader", "fault"}
-    assert all(isinstance(v, str) and v.strip() for v in info.values())
+    texts = {"mechanism", "experiments", "reader", "fault", "course_why"}
+    assert set(info) == texts | {"course"}
+    assert all(isinstance(info[k], str) and info[k].strip() for k in texts)
+    assert getattr(Switches.course(), name) == info["course"]
     for mechanism in info["mechanism"].split("/"):
         assert mechanism in MECHANISMS and re.fullmatch(r"M[1-5]", mechanism)
     # The fault describes the flipped state: "Off: ..." for protections that default on.
