@@ -11,6 +11,7 @@ import ast
 import json
 import sys
 from pathlib import Path
+from types import ModuleType
 
 from rich.console import Console
 from rich.table import Table
@@ -25,7 +26,8 @@ from lab.report import (
     summary_view,
 )
 from lab.scenario import run_scenario
-from lab.switches import Switches
+from lab.switches import Switches, switch_names
+from lab.testing import BY_NAME
 
 PRESETS = {"course": Switches.course}
 
@@ -73,6 +75,15 @@ def build_parser() -> Parser:
     show.add_argument("id", metavar="ID")
     compare = sub.add_parser("compare", parents=[common], help="the reference harness vs a preset")
     compare.add_argument("preset", choices=sorted(PRESETS))
+    matrix = sub.add_parser("matrix", help="flip each switch alone, check every invariant")
+    matrix.add_argument("--examples", type=int, metavar="N", help="generated cases per switch")
+    matrix.add_argument("--jobs", type=int, metavar="N", help="processes (default: the cores)")
+    hunt = sub.add_parser("hunt", help="the smallest script that breaks an invariant")
+    hunt.add_argument("switch", choices=switch_names(), metavar="SWITCH", help="the switch to flip")
+    hunt.add_argument("--invariant", choices=list(BY_NAME), metavar="NAME", help="only this one")
+    hunt.add_argument("--out", type=Path, metavar="FILE", help="write the experiment file here")
+    hunt.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    hunt.add_argument("--examples", type=int, metavar="N", help="generated cases to try")
     return parser
 
 
@@ -143,7 +154,35 @@ def cmd_show(args: argparse.Namespace, out: Console) -> int:
     return 0 if outcome.reproduced else 1
 
 
-COMMANDS = {"list": cmd_list, "run": cmd_run, "show": cmd_show, "compare": cmd_compare}
+def testing_commands() -> ModuleType:
+    """lab.testing.commands, imported only when asked for: it needs hypothesis (a test extra)."""
+    try:
+        from lab.testing import commands
+    except ModuleNotFoundError as error:
+        raise UsageError(f"{error.name} is not installed: pip install -e '.[test]'") from None
+    return commands
+
+
+def cmd_matrix(args: argparse.Namespace, out: Console) -> int:
+    return testing_commands().matrix_command(args.examples, args.jobs, out)
+
+
+def cmd_hunt(args: argparse.Namespace, out: Console) -> int:
+    command = testing_commands().hunt_command
+    try:
+        return command(args.switch, args.invariant, args.out, args.force, args.examples, out)
+    except (FileExistsError, NotADirectoryError) as error:  # a bad --out FILE
+        raise UsageError(str(error)) from None
+
+
+COMMANDS = {
+    "list": cmd_list,
+    "run": cmd_run,
+    "show": cmd_show,
+    "compare": cmd_compare,
+    "matrix": cmd_matrix,
+    "hunt": cmd_hunt,
+}
 
 
 def main(argv: list[str] | None = None) -> int:

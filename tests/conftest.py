@@ -11,7 +11,10 @@ from hypothesis import settings
 
 # CI sets CI=true and hypothesis then loads its own `ci` profile; derive, never re-register it.
 settings.register_profile("lab-dev", deadline=None, max_examples=200)
-settings.register_profile("lab-ci", parent=settings.get_profile("ci"), deadline=None)
+# 50 examples per property keep the whole property suite under a minute on two cores.
+settings.register_profile(
+    "lab-ci", parent=settings.get_profile("ci"), deadline=None, max_examples=50
+)
 settings.load_profile("lab-ci" if os.environ.get("CI") else "lab-dev")
 
 _GUARD = {"on": False, "seen": []}

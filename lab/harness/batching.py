@@ -35,7 +35,7 @@ class Trays:
             return call.name in TOOL_LEVEL_SAFE
         try:
             return bool(call.tool.concurrency_safe(**call.input))
-        except TypeError:  # malformed input: it will fail validation, alone
+        except Exception:  # malformed input: it will fail validation, in a tray of its own
             return False
 
     def cut(self, calls: list[Call]) -> list[list[Call]]:

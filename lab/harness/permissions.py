@@ -136,6 +136,7 @@ class Gates:
     ) -> None:
         self.permissions, self.human, self.world, self.trace = permissions, human, world, trace
         self.switches = switches
+        self.asked: set[str] = set()  # calls the human has already answered for
         self.rules = {
             kind: [
                 r if isinstance(r, Rule) else parse_rule(r, world)
@@ -160,6 +161,10 @@ class Gates:
                 continue
             decision, reason = verdict
             self.trace.emit(GateDecision(call.turn, call.id, gate, decision, reason))
+            if decision == "allow" and call.hook_decision == "ask" and call.id not in self.asked:
+                # A hook's "ask" only tightens: it turns an allow into a question, never a deny.
+                decision, reason = self.ask_human(call, "a PreToolUse hook asked")
+                self.trace.emit(GateDecision(call.turn, call.id, "hook ask", decision, reason))
             return None if decision == "allow" else f"{self.permissions.denial} ({reason})"
         return None
 
@@ -170,11 +175,7 @@ class Gates:
 
     def ask_gate(self, call: Call) -> tuple[str, str] | None:
         rule = self.first_match("ask", call, every=False)
-        if rule:
-            return self.ask_human(call, f"ask rule {rule.text}")
-        if call.hook_decision == "ask":
-            return self.ask_human(call, "a PreToolUse hook asked")
-        return None
+        return self.ask_human(call, f"ask rule {rule.text}") if rule else None
 
     def allow_gate(self, call: Call) -> tuple[str, str] | None:
         rule = self.first_match("allow", call, every=True)
@@ -191,6 +192,7 @@ class Gates:
             f"{call.name} {json.dumps(call.input, ensure_ascii=False)} ({reason}). Allow? [y/N]"
         )
         answer = self.human.answer(question)
+        self.asked.add(call.id)
         self.trace.emit(HumanAsked(call.turn, call.id, question, answer))
         return (
             ("allow", f"the human said {answer!r}")

@@ -43,7 +43,11 @@ class ResultCaps:
             notice = f"\n[Partial view: the first {self.cap} of {len(output)} characters.]"
             return tool_result(call_id, output[: self.cap] + notice, is_error=is_error)
         path = f"{self.world.workspace}/{SPILL_DIR}/{call_id}.txt"
-        self.world.fs.write(path, output)
+        try:
+            self.world.fs.write(path, output)
+        except OSError as error:  # the model may have put a file where the spill folder goes
+            notice = f"\n[Output too large ({len(output)} characters); not saved: {error}]"
+            return tool_result(call_id, output[:PREVIEW_CHARS] + notice, is_error=is_error)
         self.trace.emit(ResultSpilled(turn, call_id, path, len(output)))
         pointer = f"\n[Output too large ({len(output)} characters). Full output saved to {path}]"
         return tool_result(call_id, output[:PREVIEW_CHARS] + pointer, is_error=is_error)

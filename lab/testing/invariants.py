@@ -1,0 +1,428 @@
+"""The invariants: named promises of the reference harness, each a query over one Run.
+
+A check returns None when its promise holds, or one line saying what broke. Every check
+reads only what a Run leaves behind (trace, messages, world, the fake API's log); a few
+replay the executed calls serially, or run a hook-free twin, to have something to compare.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import jsonschema
+
+from lab.harness.batching import MAX_PARALLEL
+from lab.harness.hooks import STOP_BLOCK_CAP
+from lab.harness.permissions import deny_rule_for
+from lab.harness.tools import Tool, contract_mismatch, invoke
+from lab.model import validate_messages
+from lab.observables import leading_result_ids, tool_use_ids
+from lab.scenario import Run, run_scenario, tools_for
+from lab.trace import (
+    BatchRan,
+    CheckFailed,
+    CheckPassed,
+    HookFailed,
+    HookFired,
+    HumanAsked,
+    ModelAnswered,
+    ModelCalled,
+    ResultSpilled,
+    RunEnded,
+    StopContinued,
+    ToolCallSeen,
+    ToolExecuted,
+    ToolRefused,
+)
+from lab.world import World, is_read_only
+
+Check = Callable[[Run], str | None]
+FILE_TOOLS = ("read_file", "write_file", "edit_file")
+CHEAP_STAGES = ("known_tool", "validation", "tool_check")  # the checks before hooks and gates
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """One promise: a short name for tables, a title in English and Chinese, and its check."""
+
+    name: str
+    title: str
+    zh: str
+    check: Check
+    course: bool  # the course preset (Switches.course()) keeps this promise too
+
+    @property
+    def promise(self) -> str:
+        return " ".join((self.check.__doc__ or "").split())
+
+
+# ---- helpers -------------------------------------------------------------------------------
+def executed(run: Run) -> list[ToolExecuted]:
+    return run.trace.of(ToolExecuted)
+
+
+def call_names(run: Run) -> dict[str, str]:
+    return {e.call_id: e.name for e in run.trace.of(ToolCallSeen)}
+
+
+def fresh_world(run: Run) -> World:
+    """The run's initial disk again, on its own clock."""
+    return World.create(run.initial_files, with_system_files=False)
+
+
+def tools_of(run: Run, world: World) -> dict[str, Tool]:
+    """The tools the run's harness was offered, bound to `world`."""
+    return {t.name: t for t in [*tools_for(world, run.switches), *run.scenario.tools(world)]}
+
+
+def replay(run: Run) -> tuple[World, list[tuple[str, bool]]]:
+    """The executed calls run one by one, in the model's order, on the initial disk; the
+    harness's own spill files are written where the trace says they were."""
+    world = fresh_world(run)
+    tools = tools_of(run, world)
+    outputs: dict[str, str] = {}
+    results = []
+    for event in run.trace.events:
+        if isinstance(event, ToolExecuted):
+            results.append(invoke(tools[event.name], event.input))
+            outputs[event.call_id] = event.output
+        elif isinstance(event, ResultSpilled):
+            world.fs.write(event.path, outputs[event.call_id])
+    return world, results
+
+
+def show_call(event: ToolExecuted | ToolCallSeen) -> str:
+    return f"{event.call_id} {event.name} {json.dumps(event.input, ensure_ascii=False)}"
+
+
+# ---- M1: the loop --------------------------------------------------------------------------
+def pairing(run: Run) -> str | None:
+    """Every request the harness sends passes the fake API's validation: each tool_use is
+    answered exactly once, by a tool_result at the head of the very next user message, and
+    the results come in call order."""
+    if run.api.rejections:
+        rejection = run.api.rejections[0]
+        return f"the API rejected request #{rejection.request_index}: {rejection.message}"
+    for n, body in enumerate(run.api.requests):
+        messages = body["messages"]
+        if problem := validate_messages(messages):
+            return f"request #{n} is invalid: {problem[1]}"
+        for message, following in itertools.pairwise(messages):
+            calls = tool_use_ids(message) if message["role"] == "assistant" else []
+            if calls and leading_result_ids(following) != calls:
+                answered = leading_result_ids(following)
+                return f"request #{n}: calls {calls} are answered as {answered}"
+    return None
+
+
+def continuation(run: Run) -> str | None:
+    """The harness calls the model again if and only if the last answer's content held a
+    tool_use block, or a Stop hook blocked the stop, and a Stop hook blocks at most
+    STOP_BLOCK_CAP (8) times: whatever the declared stop_reason says. (A run that crashes
+    while running the calls breaks it too: the call that should follow never comes.)"""
+    called = {e.turn for e in run.trace.of(ModelCalled)}
+    stop_blocked = {e.turn for e in run.trace.of(StopContinued)}
+    if len(stop_blocked) > STOP_BLOCK_CAP:
+        return f"a Stop hook blocked {len(stop_blocked)} times; the cap is {STOP_BLOCK_CAP}"
+    for answer in run.trace.of(ModelAnswered):
+        t = answer.turn
+        if t >= run.scenario.max_turns:
+            continue  # the turn limit ends the run whatever the answer held
+        holds = any(block.get("type") == "tool_use" for block in answer.blocks)
+        again = t + 1 in called
+        declared = f"declared {answer.stop_reason!r}"
+        if holds and not again:
+            return f"turn {t} held a tool_use block ({declared}), yet no model call followed"
+        if again and not holds and t not in stop_blocked:
+            return f"turn {t} held no tool_use block ({declared}), yet the model was called again"
+    return None
+
+
+def termination(run: Run) -> str | None:
+    """Every run ends exactly once, within the turn limit (no more model calls than
+    max_turns), and nothing happens after it ended."""
+    calls = len(run.trace.of(ModelCalled))
+    if calls > run.scenario.max_turns:
+        return f"{calls} model calls, the limit is {run.scenario.max_turns}"
+    ends = run.trace.of(RunEnded)
+    if len(ends) != 1 or run.trace.events[-1] is not ends[0]:
+        return f"the run ended {len(ends)} times, or events followed its end"
+    return None
+
+
+def no_crash(run: Run) -> str | None:
+    """No model answer makes the harness raise: an unknown tool, a malformed input, a
+    failing tool or hook all become is_error results, and the run ends on its own terms."""
+    if run.ended == "crash":
+        end = run.trace.last(RunEnded)
+        return f"the harness crashed: {end.detail if end else '?'}"
+    return None
+
+
+# ---- M4/M5: permissions and hooks ----------------------------------------------------------
+def deny_dominance(run: Run) -> str | None:
+    """A call that matches a deny rule or the deny list never executes, whatever the rules'
+    order, the human's answers or the hooks' decisions (judged part by part for compound
+    commands, the reference way)."""
+    world = World.create(run.initial_files, with_system_files=False)
+    for event in executed(run):
+        rule = deny_rule_for(run.scenario.permissions, event.name, event.input, world)
+        if rule:
+            return f"{show_call(event)} executed although {rule.text!r} denies it"
+    return None
+
+
+def permission_refusals(run: Run) -> set[str]:
+    """Calls stopped by the permission stage (the course's permission is a hook)."""
+    return {e.call_id for e in run.trace.of(CheckFailed) if e.stage in ("hooks", "permission")}
+
+
+def hooks_only_tighten(run: Run) -> str | None:
+    """Hooks only tighten: a call that the permission rules refuse without hooks, even with a
+    human who approves everything, never executes with the hooks, whatever the human says.
+    (Judged call by call at the gates: a hook that blocks `rm x` may well let a later
+    `cat x` run that would have failed, so the sets of executed calls are not compared.)"""
+    if not any(event == "PreToolUse" for event, _ in run.scenario.hooks):
+        return None
+    twin = run_scenario(replace(run.scenario, hooks=(), human=lambda question: "y"), run.switches)
+    refused = permission_refusals(twin)
+    for event in executed(run):
+        if event.call_id in refused:
+            return f"{show_call(event)} executed with hooks; without hooks the gates refuse it"
+    return None
+
+
+def every_hook_runs(run: Run) -> str | None:
+    """Every hook registered for an event sees every call that reaches it: each
+    UserPromptSubmit hook sees the prompt, each PreToolUse hook every call that reaches the
+    hooks stage, each PostToolUse / PostToolUseFailure hook every executed call; a hook's
+    result never silences the hooks registered after it."""
+    registered: dict[str, Counter[str]] = {}
+    for event, hook in run.scenario.hooks:
+        registered.setdefault(event, Counter())[getattr(hook, "__name__", "?")] += 1
+    ran: Counter[tuple[str, str | None, str]] = Counter(
+        (e.event, e.call_id, e.hook) for e in [*run.trace.of(HookFired), *run.trace.of(HookFailed)]
+    )
+    reached = {
+        e.call_id
+        for e in [*run.trace.of(CheckPassed), *run.trace.of(CheckFailed)]
+        if e.stage == "hooks"
+    }
+    moments: list[tuple[str, str | None]] = [("UserPromptSubmit", None)]
+    moments += [("PreToolUse", call_id) for call_id in sorted(reached)]
+    moments += [
+        ("PostToolUseFailure" if e.is_error else "PostToolUse", e.call_id) for e in executed(run)
+    ]
+    for event, call_id in moments:
+        for name, times in registered.get(event, Counter()).items():
+            if ran[(event, call_id, name)] < times:
+                where = f" for {call_id}" if call_id else ""
+                return f"the {event} hook {name} never ran{where}"
+    return None
+
+
+def context_reaches_the_model(run: Run) -> str | None:
+    """What a UserPromptSubmit hook returns as context reaches the model: it is in the first
+    message of the first request."""
+    first = run.api.requests[0]["messages"][0]["content"] if run.api.requests else ""
+    sent = first if isinstance(first, str) else " ".join(b.get("text", "") for b in first)
+    for event in run.trace.of(HookFired):
+        if event.event != "UserPromptSubmit" or event.result is None:
+            continue
+        result = event.result
+        context = result.get("additionalContext") if isinstance(result, dict) else str(result)
+        if context and context not in sent:
+            return f"the context from {event.hook} ({context!r}) never reached the model"
+    return None
+
+
+def human_last(run: Run) -> str | None:
+    """The human's time comes last: nobody is asked about a call that the cheap checks stop
+    anyway (an unknown tool, an input its schema refuses, a failing tool check)."""
+    names = call_names(run)
+    stopped = {e.call_id: e.stage for e in run.trace.of(CheckFailed) if e.stage in CHEAP_STAGES}
+    tools = tools_of(run, fresh_world(run))
+    inputs = {e.call_id: e.input for e in run.trace.of(ToolCallSeen)}
+    for asked in run.trace.of(HumanAsked):
+        tool = tools.get(names.get(asked.call_id, ""))
+        if asked.call_id in stopped:
+            return (
+                f"the human was asked about {asked.call_id}, which {stopped[asked.call_id]} stops"
+            )
+        schema = {"additionalProperties": False, **tool.input_schema} if tool else None
+        if schema and not jsonschema.Draft202012Validator(schema).is_valid(inputs[asked.call_id]):
+            return f"the human was asked about {asked.call_id}, whose input is invalid"
+    return None
+
+
+def containment(run: Run) -> str | None:
+    """The workspace wall holds: the file tools (read_file, write_file, edit_file, glob)
+    never read, write or list anything outside the workspace. The wall is for file tools
+    only: the shell is simulated and has no sandbox, so a file outside the workspace may
+    change only through a bash command that writes (one that is not read-only)."""
+    world = run.world
+    for event in executed(run):
+        if event.is_error:
+            continue
+        path = event.input.get("path")
+        if event.name in FILE_TOOLS and isinstance(path, str) and not world.inside_workspace(path):
+            return f"{show_call(event)} reached outside the workspace"
+        if event.name == "glob":
+            lines = [p for p in event.output.splitlines() if p != "(no matches)"]
+            if outside := [p for p in lines if not world.inside_workspace(p)]:
+                return f"{show_call(event)} listed {outside[0]}, outside the workspace"
+
+    def outside(files: dict[str, str]) -> dict[str, str]:
+        return {p: c for p, c in files.items() if not world.inside_workspace(p)}
+
+    writers = [
+        e for e in executed(run) if e.name == "bash" and not is_read_only(str(e.input["command"]))
+    ]
+    if outside(run.initial_files) != outside(world.snapshot()) and not writers:
+        return "files outside the workspace changed, and no bash command wrote"
+    return None
+
+
+def contract_checked(run: Run) -> str | None:
+    """A tool whose schema and handler signature disagree is refused at registration (it is
+    in the trace as ToolRefused) and never offered to the model."""
+    offered = {t["name"] for body in run.api.requests for t in body.get("tools", [])}
+    refused = {e.tool for e in run.trace.of(ToolRefused)}
+    for tool in run.scenario.tools(World.create()):
+        problem = contract_mismatch(tool)
+        if problem and (tool.name in offered or tool.name not in refused):
+            return f"{problem}, yet it was registered and offered to the model"
+    return None
+
+
+# ---- M2/M3: execution, results, order ------------------------------------------------------
+def order(run: Run) -> str | None:
+    """The world after a run equals the world after running the same executed calls one by
+    one in the model's order: parallel trays never change the outcome. (The spill files the
+    result cap writes under /workspace/.spill/ are replayed where the trace says.)"""
+    world, _ = replay(run)
+    after, serial = run.world.snapshot(), world.snapshot()
+    if after != serial:
+        path = next(p for p in sorted({*after, *serial}) if after.get(p) != serial.get(p))
+        return f"{path} differs from a serial replay: {after.get(path)!r} vs {serial.get(path)!r}"
+    return None
+
+
+def fresh_results(run: Run) -> str | None:
+    """Each call's result is what running it alone, in the model's order, gives: no call
+    reads a world that a call before it in the same answer has already changed (stale reads)."""
+    _, serial = replay(run)
+    for event, (output, is_error) in zip(executed(run), serial, strict=True):
+        if (event.output, event.is_error) != (output, is_error):
+            return (
+                f"{show_call(event)} returned {event.output[:60]!r}, alone it gives {output[:60]!r}"
+            )
+    return None
+
+
+def production_trays(
+    calls: list[ToolCallSeen], safe: Callable[[ToolCallSeen], bool]
+) -> list[list[ToolCallSeen]]:
+    """Consecutive calls that are safe on their input share a tray (at most MAX_PARALLEL);
+    an unsafe call is a tray of its own."""
+    trays: list[list[ToolCallSeen]] = []
+    for is_safe, group in itertools.groupby(calls, key=safe):
+        group = list(group)
+        if is_safe:
+            trays += [group[i : i + MAX_PARALLEL] for i in range(0, len(group), MAX_PARALLEL)]
+        else:
+            trays += [[call] for call in group]
+    return trays
+
+
+def makespan(run: Run) -> str | None:
+    """Tools overlap exactly as production cuts them: each turn's calls take, in virtual
+    seconds, the sum over its trays of the longest call, where consecutive calls that are
+    concurrency-safe *on their input* share a tray (at most 10) and an unsafe call runs alone."""
+    tools = tools_of(run, fresh_world(run))
+    refused = {e.tool for e in run.trace.of(ToolRefused)}
+
+    def safe(call: ToolCallSeen) -> bool:
+        tool = tools.get(call.name)
+        if tool is None or call.name in refused:
+            return False
+        try:
+            return bool(tool.concurrency_safe(**call.input))
+        except Exception:  # a malformed input runs alone (it fails validation anyway)
+            return False
+
+    took = {e.call_id: e.finished - e.started for e in executed(run)}
+    spent: Counter[int] = Counter()
+    for batch in run.trace.of(BatchRan):
+        spent[batch.turn] += batch.finished - batch.started
+    seen = run.trace.of(ToolCallSeen)
+    for t, calls in itertools.groupby(seen, key=lambda e: e.turn):
+        trays = production_trays(list(calls), safe)
+        expected = sum(max((took.get(c.call_id, 0.0) for c in tray), default=0.0) for tray in trays)
+        if abs(expected - spent[t]) > 1e-9:
+            return (
+                f"turn {t}: the tools took {spent[t]:g} s; production's trays take {expected:g} s"
+            )
+    return None
+
+
+def reads_page(run: Run) -> str | None:
+    """The read tool is exempt from the result cap: a big read reaches the model as a first
+    page with a notice, never as a spill file (reading the spill would spill again)."""
+    names = call_names(run)
+    for event in run.trace.of(ResultSpilled):
+        if names.get(event.call_id) == "read_file":
+            return f"the read {event.call_id} was spilled to {event.path}"
+    return None
+
+
+INVARIANTS: list[Invariant] = [
+    Invariant("no_crash", "No crash", "不崩溃", no_crash, course=True),
+    Invariant("pairing", "Pairing", "配对", pairing, course=True),
+    Invariant("continuation", "Continuation", "继续判据", continuation, course=False),
+    Invariant("termination", "Termination", "必然结束", termination, course=True),
+    Invariant("deny", "Deny dominance", "拒绝优先", deny_dominance, course=False),
+    Invariant("tighten", "Hooks only tighten", "钩子只收紧", hooks_only_tighten, course=True),
+    Invariant("every_hook", "Every hook runs", "每个钩子都运行", every_hook_runs, course=False),
+    Invariant(
+        "context",
+        "Context reaches the model",
+        "上下文送达",
+        context_reaches_the_model,
+        course=False,
+    ),
+    Invariant("human_last", "Human last", "人工审批排最后", human_last, course=True),
+    Invariant("containment", "Containment", "工作区围墙", containment, course=False),
+    Invariant(
+        "contract", "Contract at registration", "注册时检查契约", contract_checked, course=False
+    ),
+    Invariant("order", "Order", "顺序等价", order, course=True),
+    Invariant("fresh", "Fresh results", "结果不过期", fresh_results, course=True),
+    Invariant("makespan", "Makespan", "并行耗时", makespan, course=False),
+    Invariant("reads_page", "Reads page", "读取分页", reads_page, course=True),
+]
+BY_NAME: dict[str, Invariant] = {inv.name: inv for inv in INVARIANTS}
+
+
+def broken(run: Run, invariants: list[Invariant] | None = None) -> list[tuple[Invariant, str]]:
+    """The invariants this run breaks, in table order, each with what broke."""
+    found = []
+    for invariant in invariants or INVARIANTS:
+        if (reason := invariant.check(run)) is not None:
+            found.append((invariant, reason))
+    return found
+
+
+def invariant_holds(name: str) -> Callable[[Run], bool]:
+    """An observable for experiment files: does the run keep the named invariant?"""
+    invariant = BY_NAME[name]
+
+    def holds(run: Run) -> bool:
+        return invariant.check(run) is None
+
+    holds.__doc__ = f"the run keeps the invariant {invariant.title!r}"
+    return holds

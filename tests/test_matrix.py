@@ -1,0 +1,105 @@
+"""The kill matrix scores 100 %: every switch's fault is caught by some invariant and the
+reference harness breaks none; `lab matrix` and `lab hunt` end to end.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import lab.testing.commands as commands
+from lab.cli import main
+from lab.experiment import load_file, run_experiment
+from lab.switches import switch_names
+from lab.testing.search import hunt, kill_matrix, matrix_row
+
+
+@pytest.fixture(scope="module")
+def matrix():
+    return kill_matrix(jobs=2)  # the same settings as `lab matrix`
+
+
+def test_every_fault_in_the_lab_is_caught_by_an_invariant(matrix):
+    uncaught = [row.switch for row in matrix.rows if not row.caught]
+    assert uncaught == [] and matrix.score == 1
+    assert [row.switch for row in matrix.rows] == switch_names()
+
+
+def test_the_reference_harness_breaks_no_invariant(matrix):
+    assert {name: f.reason for name, f in matrix.reference.findings.items()} == {}
+
+
+def test_counterexamples_are_small(matrix):
+    sizes = [f.size for row in matrix.rows for f in row.findings.values()]
+    assert max(sizes) <= 12
+
+
+def test_a_row_is_the_same_every_time():
+    first, second = (matrix_row("pair_protection", examples=20) for _ in range(2))
+    assert {k: repr(f.case) for k, f in first.findings.items()} == {
+        k: repr(f.case) for k, f in second.findings.items()
+    }
+
+
+def test_lab_matrix_prints_the_table_and_the_score(matrix, monkeypatch, capsys):
+    monkeypatch.setattr(commands, "kill_matrix", lambda **_: matrix)  # computed once above
+    assert main(["matrix"]) == 0
+    out, err = capsys.readouterr()
+    assert "score: 14/14 switches caught (100%)" in " ".join(out.split())
+    for name in switch_names():
+        assert f"{name}=" in out
+    assert "broken (" in out and "holds" in out
+    assert "Traceback" not in err
+
+
+# ---- lab hunt ------------------------------------------------------------------------------
+def test_hunt_rediscovers_d4_and_writes_a_reproducing_experiment(tmp_path, capsys):
+    path = tmp_path / "d4h.py"
+    assert main(["hunt", "gate_order_correct", "--out", str(path)]) == 0
+    experiment = load_file(path)
+    assert experiment.id == "D4h" and dict(experiment.flips) == {"gate_order_correct": False}
+    assert experiment.expect["deny_holds"] == (True, False)
+    assert run_experiment(experiment).reproduced
+    assert [p.name for p in tmp_path.iterdir()] == ["d4h.py"]  # no temp file left behind
+    out, err = capsys.readouterr()
+    assert out == "" and "wrote" in err
+
+
+def test_hunt_prints_the_experiment_on_stdout_without_out(capsys):
+    assert main(["hunt", "trust_stop_reason", "--examples", "40"]) == 0
+    out, _ = capsys.readouterr()
+    namespace: dict = {}
+    exec(compile(out, "hunted.py", "exec"), namespace)
+    assert namespace["EXPERIMENT"].flips == {"trust_stop_reason": True}
+
+
+def test_hunt_refuses_to_overwrite_without_force(tmp_path, capsys):
+    path = tmp_path / "taken.py"
+    path.write_text("keep me\n")
+    assert main(["hunt", "pair_protection", "--out", str(path)]) == 2
+    assert path.read_text() == "keep me\n"
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--force" in err
+    assert main(["hunt", "pair_protection", "--out", str(path), "--force", "--examples", "40"]) == 0
+    assert load_file(path).id == "D3h"
+
+
+def test_hunt_names_the_known_switches_for_an_unknown_one(capsys):
+    assert main(["hunt", "no_such_switch"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and all(name in err for name in switch_names())
+
+
+def test_a_failed_write_leaves_no_file(tmp_path, monkeypatch):
+    def broken_check(path):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(commands, "reproduces", broken_check)
+    with pytest.raises(RuntimeError):
+        commands.write_atomically("EXPERIMENT = None\n", tmp_path / "x.py", force=False)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_hunt_for_one_invariant():
+    finding = hunt("course_hook_semantics", invariant="context", examples=60)
+    assert finding is not None and finding.invariant.name == "context"
+    assert finding.case.hooks == ("style_guide",)
