@@ -1,4 +1,4 @@
-"""The `lab` command: list, run and show the experiments.
+"""The `lab` command: list, run, show and compare the experiments; matrix, hunt; live mode.
 
 Exit codes, in the shape of fault tools: 0 every experiment reproduced its expected
 degradation, 1 one deviated, 2 a usage error (bad flag, unknown id, malformed file).
@@ -17,11 +17,13 @@ from rich.console import Console
 from rich.table import Table
 
 from lab.experiment import MECHANISMS, ExperimentError, load_all, run_experiment, select
+from lab.live import DEFAULT_MODEL, LiveError, live_client, live_run
 from lab.report import (
     experiment_runs_view,
     flips_text,
     outcome_view,
     outcomes_json,
+    run_view,
     show,
     summary_view,
 )
@@ -84,6 +86,15 @@ def build_parser() -> Parser:
     hunt.add_argument("--out", type=Path, metavar="FILE", help="write the experiment file here")
     hunt.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     hunt.add_argument("--examples", type=int, metavar="N", help="generated cases to try")
+    live = sub.add_parser("live", help="the reference harness with a real model, tools simulated")
+    live.add_argument("prompt", help="what to ask the model")
+    live.add_argument(
+        "--model", default=DEFAULT_MODEL, help=f"model name (default {DEFAULT_MODEL})"
+    )
+    live.add_argument(
+        "--human", default="", metavar="y,n,...", help="the human's answers, in order"
+    )
+    live.add_argument("--max-turns", type=int, default=12, metavar="N", help="turn limit")
     return parser
 
 
@@ -175,6 +186,22 @@ def cmd_hunt(args: argparse.Namespace, out: Console) -> int:
         raise UsageError(str(error)) from None
 
 
+def cmd_live(args: argparse.Namespace, out: Console) -> int:
+    """A real model drives the harness; every tool acts on the virtual world only."""
+    try:
+        human = tuple(a.strip() for a in args.human.split(",") if a.strip())
+        harness, world = live_run(
+            args.prompt, live_client(), model=args.model, human=human, max_turns=args.max_turns
+        )
+    except LiveError as error:
+        raise UsageError(str(error)) from None
+    out.print(run_view(harness, f"live · {args.model}"))
+    out.print(
+        f"virtual disk after the run: {len(world.snapshot())} files; the host was not touched"
+    )
+    return 0 if harness.ended == "done" else 1
+
+
 COMMANDS = {
     "list": cmd_list,
     "run": cmd_run,
@@ -182,6 +209,7 @@ COMMANDS = {
     "compare": cmd_compare,
     "matrix": cmd_matrix,
     "hunt": cmd_hunt,
+    "live": cmd_live,
 }
 
 

@@ -48,3 +48,28 @@ def test_an_unreachable_endpoint_is_a_clear_error():
     client = anthropic.Anthropic(api_key="sk-test", base_url="http://127.0.0.1:9", max_retries=0)
     with pytest.raises(LiveError, match="cannot reach the model"):
         live_run("hello", client)
+
+
+def test_lab_live_command_prints_the_transcript_and_leaves_the_host_alone(
+    host_guard, monkeypatch, capsys
+):
+    from lab.cli import main
+
+    api = FakeMessagesAPI(ScriptedModel(HOSTILE))
+    with FakeServer(api) as server:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+        assert main(["live", "Clean everything up.", "--human", "n,n"]) == 0
+    out = capsys.readouterr().out
+    assert "live · claude" in out and "rm -rf / --no-preserve-root" in out
+    assert "the host was not touched" in out
+    assert host_guard == [] and os.path.exists("/etc/passwd")
+
+
+def test_lab_live_without_a_key_is_a_one_line_usage_error(monkeypatch, capsys):
+    from lab.cli import main
+
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    assert main(["live", "hello"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "ANTHROPIC_API_KEY" in err
