@@ -10,12 +10,16 @@ import pytest
 from hypothesis import settings
 
 # CI sets CI=true and hypothesis then loads its own `ci` profile; derive, never re-register it.
-settings.register_profile("lab-dev", deadline=None, max_examples=200)
-# 50 examples per property keep the whole property suite under a minute on two cores.
+# 50 examples per property keep the whole property suite under a minute on two cores; the
+# `dev` profile (HYPOTHESIS_PROFILE=dev) searches harder when you have the time.
 settings.register_profile(
     "lab-ci", parent=settings.get_profile("ci"), deadline=None, max_examples=50
 )
-settings.load_profile("lab-ci" if os.environ.get("CI") else "lab-dev")
+settings.register_profile("lab", deadline=None, max_examples=50)
+settings.register_profile("dev", deadline=None, max_examples=500)
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("lab-ci" if os.environ.get("CI") else "lab")
+)
 
 _GUARD = {"on": False, "seen": []}
 _FORBIDDEN = {
