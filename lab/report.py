@@ -95,7 +95,7 @@ def heading(experiment: Experiment, lang: str) -> Text:
 def outcome_view(outcome: Outcome, lang: str = "en") -> RenderableType:
     w = WORDS[lang]
     experiment = outcome.experiment
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     for column in ("observable", "before", "after", "expected", "verdict"):
         table.add_column(w[column])
     for row in outcome.rows:
@@ -104,10 +104,9 @@ def outcome_view(outcome: Outcome, lang: str = "en") -> RenderableType:
         table.add_row(row.observable, show(row.before), show(row.after), expected, verdict)
     return Group(
         heading(experiment, lang),
-        Text(f"  {w['switch']}: {flips_text(dict(experiment.flips))}"),
-        table,
-        Text(f"  {w['takeaway']}: {experiment.takeaway[lang]}", "italic"),
-        Text(""),
+        Padding(Text(f"{w['switch']}: {flips_text(dict(experiment.flips))}"), (0, 0, 0, 2)),
+        Padding(table, (0, 0, 0, 2)),
+        Padding(Text(f"{w['takeaway']}: {experiment.takeaway[lang]}", "italic"), (0, 0, 1, 2)),
     )
 
 
