@@ -205,18 +205,23 @@ def run_view(run: Run, title: str = "") -> RenderableType:
 
 
 def experiment_runs_view(outcome: Outcome, lang: str = "en") -> RenderableType:
+    """`lab show`: both runs turn by turn (with their trays on the clock when any ran in
+    parallel), then the verdict table."""
     w = WORDS[lang]
     experiment = outcome.experiment
-    return Group(
+    base = flips_text(outcome.base.differences()) or "the reference harness"
+    parts: list[RenderableType] = [
         heading(experiment, lang),
         Text(f"  {w['switch']}: {flips_text(dict(experiment.flips))}"),
-        Text(""),
-        run_view(outcome.before, f"{w['baseline']} (Switches{outcome.base.differences() or '()'})"),
-        Text(""),
-        run_view(outcome.after, f"{w['degraded']} ({flips_text(dict(experiment.flips))})"),
-        Text(""),
-        outcome_view(outcome, lang),
-    )
+    ]
+    for run, title in (
+        (outcome.before, f"{w['baseline']} ({base})"),
+        (outcome.after, f"{w['degraded']} ({flips_text(dict(experiment.flips))})"),
+    ):
+        parts += [Text(""), run_view(run, title)]
+        if any(e.parallel for r in (outcome.before, outcome.after) for e in r.trace.of(BatchRan)):
+            parts.append(tray_view(run))
+    return Group(*parts, Text(""), outcome_view(outcome, lang))
 
 
 # -- one turn at a time, two runs side by side, trays on a clock ------------------------------

@@ -189,9 +189,6 @@ class Trace:
     def last(self, kind: type[E]) -> E | None:
         return next((e for e in reversed(self.events) if isinstance(e, kind)), None)
 
-    def for_turn(self, turn: int) -> list[Event]:
-        return [e for e in self.events if e.turn == turn]
-
     def __iter__(self) -> Iterator[Event]:
         return iter(self.events)
 

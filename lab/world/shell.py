@@ -432,10 +432,6 @@ def _lines(text: str) -> list[str]:
     return text.splitlines(keepends=True)
 
 
-def _ensure_newline(text: str) -> str:
-    return text if not text or text.endswith("\n") else text + "\n"
-
-
 def _ls(sh: Shell, args: list[str], stdin: str) -> Outcome:
     flags, names = _options(args, "*", status=2)
     names = names or ["."]
