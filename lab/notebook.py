@@ -32,7 +32,7 @@ from lab.harness.layers import Layers
 from lab.harness.permissions import Gates, Human, Permissions
 from lab.model import FakeMessagesAPI, ScriptedModel, make_client
 from lab.model.script import tool_use_id
-from lab.scenario import Run, Scenario, build_harness
+from lab.scenario import Run, Scenario, build_harness, safely
 from lab.switches import Switches, switch_info, switch_names
 from lab.trace import (
     ApiRejected,
@@ -240,16 +240,16 @@ class Stepper:
         """Run one turn (the first call also starts the run) and return its new events.
         A crash is recorded as the run's end, as `run_safely` records it."""
         if not self.done:
-            try:
-                if not self.started:
-                    self.started = True
-                    self.harness.start(self.scenario.prompt)
-                self.harness.step()
-            except Exception as error:
-                self.harness.end("crash", f"{type(error).__name__}: {error}")
+            safely(self.harness, self.advance)
         new = self.trace.events[self.shown :]
         self.shown = len(self.trace.events)
         return Step(self.turn, new, self.harness.ended)
+
+    def advance(self) -> None:
+        if not self.started:
+            self.started = True
+            self.harness.start(self.scenario.prompt)
+        self.harness.step()
 
     def finish(self) -> Run:
         """Step to the end; the same Run that `run_scenario` would have returned."""

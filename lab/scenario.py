@@ -85,13 +85,19 @@ def build_harness(
     )
 
 
-def run_safely(harness: Harness, prompt: str) -> str:
-    """Run to the end; a crash is recorded as an outcome to measure, not a lab failure."""
+def safely(harness: Harness, action: Callable[[], object]) -> None:
+    """Do `action` (run or step); a crash ends the run: an outcome to measure, not a lab bug."""
     try:
-        return harness.run(prompt)
+        action()
     except Exception as error:
         harness.end("crash", f"{type(error).__name__}: {error}")
-        return "crash"
+
+
+def run_safely(harness: Harness, prompt: str) -> str:
+    """Run to the end; returns why the run ended ("crash" included)."""
+    safely(harness, lambda: harness.run(prompt))
+    assert harness.ended is not None
+    return harness.ended
 
 
 def run_scenario(scenario: Scenario, switches: Switches | None = None) -> Run:
