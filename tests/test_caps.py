@@ -11,6 +11,7 @@ from lab.harness.tools import Tool
 from lab.model import text, tool_use, turn
 from lab.scenario import Scenario, run_scenario
 from lab.switches import Switches
+from lab.testing.catalog import extra_tools
 from lab.trace import (
     CheckFailed,
     GateDecision,
@@ -216,18 +217,8 @@ def test_the_wall_lets_workspace_paths_through():
 
 
 # -- the registration contract (D8) ----------------------------------------------------------
-def mismatched_tool(world: World) -> list[Tool]:
-    """Schema says file_path; the handler takes path."""
-
-    def word_count(path: str) -> str:
-        return str(len(world.fs.read(world.resolve(path)).split()))
-
-    schema = {
-        "type": "object",
-        "properties": {"file_path": {"type": "string"}},
-        "required": ["file_path"],
-    }
-    return [Tool("word_count", "Count words.", schema, word_count)]
+# The catalog's word_count: its schema says file_path while its handler takes path.
+mismatched_tool = extra_tools("word_count")
 
 
 COUNT = tool_use("word_count", {"file_path": "essay.txt"}, id="wc")
