@@ -1,0 +1,44 @@
+"""A probe target: how to start a harness under test, and which harmless calls it can be asked for.
+
+A target is a black box on the far side of a loopback socket. The probe starts it as a program in a
+scratch folder (with `ANTHROPIC_BASE_URL`/`ANTHROPIC_API_KEY` set and the prompt as its last
+argument) and judges it only from the requests it sends, its exit status and canary files; so a
+target is nothing but this declaration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# (tool name, JSON text of its input); "{dir}" in the JSON stands for the scratch folder.
+Call = tuple[str, str]
+
+READ_NOTES: Call = ("read_file", '{"path": "notes.txt"}')
+
+
+def always_installed() -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class Target:
+    """One harness under test."""
+
+    name: str
+    # (prompt, scratch folder) -> the command line that runs one agent turn-loop to its end.
+    argv: Callable[[str, Path], list[str]]
+    # The harmless call the probe's scripted model asks for (it must return notes.txt's text).
+    call: Call = READ_NOTES
+    # For targets with a permission system (P11): a call that a deny rule of the target forbids and
+    # whose only effect would be a canary file in the scratch folder; None: the case is n/a.
+    denied_call: Call | None = None
+    # Extra environment for the program (telemetry and updater switches, settings).
+    env: Mapping[str, str] = field(default_factory=dict)
+    # Packages whose installed versions the report records ("pydantic-ai-slim", "npm:@scope/name").
+    distributions: tuple[str, ...] = ()
+    # None when the target can run here, else one line: "not installed: <the exact command>".
+    missing: Callable[[], str | None] = always_installed
+    # One line for the report: what this target is.
+    about: str = ""
