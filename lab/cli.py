@@ -18,6 +18,8 @@ from rich.table import Table
 
 from lab.experiment import MECHANISMS, ExperimentError, load_all, run_experiment, select
 from lab.live import DEFAULT_MODEL, LiveError, live_client, live_run
+from lab.probe.cli import COMMANDS as PROBE_COMMANDS
+from lab.probe.cli import add_parsers as add_probe_parsers
 from lab.report import (
     experiment_runs_view,
     flips_text,
@@ -95,6 +97,7 @@ def build_parser() -> Parser:
         "--human", default="", metavar="y,n,...", help="the human's answers, in order"
     )
     live.add_argument("--max-turns", type=int, default=12, metavar="N", help="turn limit")
+    add_probe_parsers(sub)
     return parser
 
 
@@ -210,6 +213,7 @@ COMMANDS = {
     "matrix": cmd_matrix,
     "hunt": cmd_hunt,
     "live": cmd_live,
+    **PROBE_COMMANDS,
 }
 
 

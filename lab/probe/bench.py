@@ -1,0 +1,187 @@
+"""Run probe cases against targets: a scratch folder, the fake on loopback, the program, a verdict.
+
+One trial = one case × one target: the case's script is served on 127.0.0.1, the target runs as a
+program in its scratch folder with a minimal environment, and the case judges what crossed the
+wire, the exit status and the files that appeared. Trials run in parallel, each with its own
+server and folder; results come back in a fixed order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import signal
+import subprocess
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from lab.probe.cases import CASES, NA, Case, Verdict, judge
+from lab.probe.conversation import Conversation
+from lab.probe.recorder import Recorder
+from lab.probe.sandbox import Scratch, environment
+from lab.probe.target import Target
+from lab.probe.trial import Exchange, Exit, Setting, Trial, short
+
+TIMEOUT = 60.0  # seconds a target may take for one case before it is stopped
+NOTES = "notes.txt"
+OUTPUT_LINES = 30  # lines of the program's output kept as evidence
+ERROR_LINE = re.compile(r"^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit)\b.*$")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell of the matrix: a target, a case, the verdict and (when it ran) the trial."""
+
+    target: str
+    case: str
+    verdict: Verdict
+    trial: Trial | None = None
+
+
+def canary_for(target: str, case: str) -> str:
+    """A canary unique to the target and case, and the same on every run (deterministic output)."""
+    digest = hashlib.sha256(f"{target}\0{case}".encode()).hexdigest()[:12]
+    return f"lab-canary-{case.lower()}-{digest}"
+
+
+def fill(call: tuple[str, str], folder: str) -> tuple[str, dict]:
+    """A declared call with `{dir}` filled in, its JSON parsed."""
+    name, raw = call
+    return name, json.loads(raw.replace("{dir}", json.dumps(folder)[1:-1]))
+
+
+def setting_for(target: Target, case: Case, scratch: Scratch) -> Setting:
+    canary = canary_for(target.name, case.id)
+    marker = f"[lab probe {case.id}]"
+    prompt = (
+        f"{marker} A conformance probe of your tool loop. Use your tools when asked to; "
+        f"{NOTES} in the working folder holds a test string."
+    )
+    folder = str(scratch.work)
+    denied = fill(target.denied_call, folder) if target.denied_call else None
+    return Setting(case.id, canary, fill(target.call, folder), denied, marker, prompt)
+
+
+def error_line(output: str) -> str:
+    """The last line of the output that names an exception (a Python traceback's last line)."""
+    lines = [line.strip() for line in output.splitlines() if ERROR_LINE.match(line)]
+    return short(lines[-1], 200) if lines else ""
+
+
+def run_program(argv: list[str], scratch: Scratch, env: dict[str, str], timeout: float):
+    """Run the target to its end (or stop its whole process group at the time limit)."""
+    process = subprocess.Popen(
+        argv,
+        cwd=scratch.work,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group, so a stop reaches its children
+    )
+    try:
+        output, _ = process.communicate(timeout=timeout)
+        status: int | None = process.returncode
+    except subprocess.TimeoutExpired:
+        status = None
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)  # anything it left behind
+        except ProcessLookupError:
+            pass
+    if status is None:
+        output, _ = process.communicate()
+    return status, output.decode("utf-8", "replace")
+
+
+def run_trial(target: Target, case: Case, *, timeout: float = TIMEOUT) -> Cell:
+    """One case against one target, judged."""
+    from lab.model import FakeMessagesAPI, ScriptedModel
+    from lab.model.server import FakeServer
+
+    if (missing := target.missing()) is not None:
+        return Cell(target.name, case.id, Verdict(NA, missing))
+    if case.needs_denied_call and target.denied_call is None:
+        why = "the target declares no deny rule to test (no permission system)"
+        return Cell(target.name, case.id, Verdict(NA, why))
+
+    scratch = Scratch.create({NOTES: ""})
+    try:
+        setting = setting_for(target, case, scratch)
+        (scratch.work / NOTES).write_text(
+            f"Probe notes. The canary for this run is {setting.canary}.\n", encoding="utf-8"
+        )
+        stages = case.stages(setting)
+        conversation = Conversation(stages, setting.marker)
+        recorder = Recorder(FakeMessagesAPI(ScriptedModel(conversation)), conversation.log)
+        modes = {s.mode for s in stages if s.mode}
+        stream = (modes.pop() == "stream") if len(modes) == 1 else None
+        before = scratch.files()
+        with FakeServer(recorder) as server:
+            env = environment(scratch, server.url, target.env, stream)
+            argv = target.argv(setting.prompt, scratch.work)
+            status, output = run_program(argv, scratch, env, timeout)
+            hide = {str(scratch.work): "{dir}", str(scratch.root): "{scratch}", server.url: "{url}"}
+        new_files = sorted(scratch.files() - before)
+    finally:
+        scratch.remove()
+
+    def clean(text: str) -> str:
+        for secret, shown in hide.items():
+            text = text.replace(secret, shown)
+        return text
+
+    exchanges = [
+        Exchange(e.number, e.method, e.path, e.body, e.status, clean(e.answer), e.played)
+        for e in recorder.exchanges
+    ]
+    tail = "\n".join(clean(output).splitlines()[-OUTPUT_LINES:])
+    trial = Trial(
+        target.name,
+        setting,
+        stages,
+        exchanges,
+        Exit(status, error_line(tail), timeout),
+        new_files,
+        tail,
+    )
+    return Cell(target.name, case.id, judge(case, trial), trial)
+
+
+def select_cases(ids: Sequence[str]) -> list[Case]:
+    """Cases by id (case-insensitive), in catalogue order; all when none is named."""
+    if not ids:
+        return list(CASES)
+    known = {c.id.lower(): c for c in CASES}
+    unknown = [i for i in ids if i.lower() not in known]
+    if unknown:
+        raise KeyError(
+            f"unknown case {unknown[0]!r}; known cases: {', '.join(c.id for c in CASES)}"
+        )
+    wanted = {i.lower() for i in ids}
+    return [c for c in CASES if c.id.lower() in wanted]
+
+
+def probe(
+    targets: Sequence[Target],
+    cases: Sequence[Case],
+    *,
+    jobs: int | None = None,
+    timeout: float = TIMEOUT,
+    on_cell: Callable[[Cell], None] | None = None,
+) -> list[Cell]:
+    """Every case against every target; cells in target order, then case order."""
+    pairs = [(t, c) for t in targets for c in cases]
+    workers = max(1, jobs or (os.cpu_count() or 2))
+
+    def one(pair: tuple[Target, Case]) -> Cell:
+        cell = run_trial(*pair, timeout=timeout)
+        if on_cell is not None:
+            on_cell(cell)
+        return cell
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(one, pairs))

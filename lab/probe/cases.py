@@ -1,0 +1,430 @@
+"""The probe's cases: fixed ids, each one fault the seed or the API names, one script, one rule.
+
+A case builds its script (stages, see conversation.py) from the run's Setting and judges a Trial:
+kept, broken or n/a, with the evidence that decided it. Judges read only the wire, the exit
+status and the scratch folder, so a new target needs no new judging code.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from lab.model.script import text, tool_use, turn
+from lab.probe.conversation import Stage
+from lab.probe.trial import Setting, Trial, short
+
+KEPT, BROKEN, NA = "kept", "broken", "n/a"
+UNKNOWN_TOOL = "lab_probe_no_such_tool"
+DONE = "done."
+
+
+@dataclass(frozen=True)
+class Verdict:
+    kind: str  # KEPT, BROKEN or NA
+    because: str  # one line: the rule's outcome
+    evidence: tuple[str, ...] = ()  # the requests, answers, exit status and files that decided
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    title: str
+    checks: str  # the seed's guarantee or the API fact under test
+    kept_when: str  # the rule, in one sentence
+    stages: Callable[[Setting], list[Stage]]
+    judge: Callable[[Trial], Verdict]
+    needs_denied_call: bool = False  # only for targets with a permission system
+
+
+# ---------------------------------------------------------------- script helpers
+def ids(setting: Setting, n: int) -> list[str]:
+    """`n` tool_use ids unique to this case: toolu_p5_01, toolu_p5_02, ..."""
+    return [f"toolu_{setting.case.lower()}_{i:02d}" for i in range(1, n + 1)]
+
+
+def the_call(setting: Setting, id: str, **extra: object) -> dict:
+    name, input = setting.call
+    return tool_use(name, input, id=id, **extra)
+
+
+def finish() -> Stage:
+    return Stage(turn(DONE))
+
+
+def wrong_type(value: object) -> object:
+    """A value of another JSON type than `value`: what a schema must refuse."""
+    if isinstance(value, bool):
+        return "yes"
+    if isinstance(value, str):
+        return 12345
+    if isinstance(value, int | float):
+        return "not a number"
+    if isinstance(value, list):
+        return {"not": "a list"}
+    if isinstance(value, dict):
+        return ["not", "an", "object"]
+    return 0
+
+
+def invalid_input(input: dict) -> dict:
+    return {k: wrong_type(v) for k, v in input.items()} or {"lab_probe_bogus": 1}
+
+
+def broken_json(input: dict) -> str:
+    """Tool JSON no parser accepts: the first key with no value, `{"path": }`."""
+    key = next(iter(input), "path")
+    return "{" + json.dumps(key) + ": }"
+
+
+# ---------------------------------------------------------------- judging helpers
+def answered_line(trial: Trial, tool_id: str) -> str:
+    found = trial.first_result(tool_id)
+    if found is None:
+        return f"no tool_result for {tool_id} in any request"
+    exchange, block = found
+    flag = "is_error=true" if block.get("is_error") else "is_error=false"
+    canary = ", canary seen" if trial.canary_in(block) else ""
+    return f"request #{exchange.number} answers {tool_id}: {flag}{canary}"
+
+
+def rejection_lines(trial: Trial) -> list[str]:
+    return [e.line() for e in trial.rejections()]
+
+
+def verdict(kept: bool, yes: str, no: str, *evidence: str) -> Verdict:
+    lines = tuple(line for line in evidence if line)
+    return Verdict(KEPT, yes, lines) if kept else Verdict(BROKEN, no, lines)
+
+
+# ---------------------------------------------------------------- P1 / P1s: declared end_turn
+def declared_end_turn(mode: str) -> Callable[[Setting], list[Stage]]:
+    def stages(setting: Setting) -> list[Stage]:
+        first, again = ids(setting, 2)
+        say = text("I will read the notes.")
+        fault = turn(say, the_call(setting, first), stop_reason="end_turn")
+        healthy = turn(say, the_call(setting, again))
+        return [Stage(healthy, fault=fault, mode=mode), finish()]
+
+    return stages
+
+
+def judge_call_ran(trial: Trial) -> Verdict:
+    first, again = trial.stage_ids(0, fault=True) + trial.stage_ids(0)
+    ran = trial.ran(first) or trial.ran(again)
+    asked_again = len(trial.played(0)) > 1
+    late = ran is not None and ran[1].get("tool_use_id") == again
+    return verdict(
+        ran is not None,
+        "the call declared end_turn ran" + (" (after the harness asked again)" if late else ""),
+        "the call was dropped: its canary never came back",
+        answered_line(trial, first),
+        answered_line(trial, again) if asked_again else "",
+        *rejection_lines(trial),
+        trial.exit.line(),
+    )
+
+
+# ---------------------------------------------------------------- P1b: declared tool_use
+def declared_tool_use(setting: Setting) -> list[Stage]:
+    fault = turn(text("Let me check the notes."), stop_reason="tool_use")
+    return [Stage(turn(DONE), fault=fault)]
+
+
+def judge_no_empty_follow_up(trial: Trial) -> Verdict:
+    follow = trial.model_requests()[1:]
+    seen = f"{len(follow)} request(s) after the answer" if follow else "no request after it"
+    return verdict(
+        not trial.rejections(),
+        f"no empty or invalid follow-up ({seen})",
+        "a follow-up request was rejected",
+        *rejection_lines(trial),
+        trial.exit.line(),
+    )
+
+
+# ---------------------------------------------------------------- P2 / P3: answered with an error
+def unknown_tool(setting: Setting) -> list[Stage]:
+    (call,) = ids(setting, 1)
+    block = tool_use(UNKNOWN_TOOL, {"query": "anything"}, id=call)
+    return [Stage(turn(text("Trying a tool."), block)), finish()]
+
+
+def judge_unknown_tool(trial: Trial) -> Verdict:
+    (call,) = trial.stage_ids(0)
+    found = trial.first_result(call)
+    is_error = bool(found and found[1].get("is_error"))
+    problems = []
+    if not is_error:
+        problems.append("no is_error result" if found else "no result")
+    if not trial.exit.clean:
+        problems.append("the harness crashed" if trial.exit.status else "the run did not end")
+    return verdict(
+        not problems,
+        f"the unknown tool {UNKNOWN_TOOL} got an is_error result, no crash",
+        "; ".join(problems),
+        answered_line(trial, call),
+        *rejection_lines(trial),
+        trial.exit.line(),
+    )
+
+
+def invalid_input_stages(setting: Setting) -> list[Stage]:
+    (call,) = ids(setting, 1)
+    name, input = setting.call
+    return [Stage(turn(tool_use(name, invalid_input(input), id=call))), finish()]
+
+
+def judge_invalid_input(trial: Trial) -> Verdict:
+    (call,) = trial.stage_ids(0)
+    found = trial.first_result(call)
+    is_error = bool(found and found[1].get("is_error"))
+    text_seen = f"its text: {short(found[1].get('content'), 100)!r}" if found else ""
+    return verdict(
+        is_error,
+        "the schema-invalid input got an is_error result",
+        "the schema-invalid input got no is_error result",
+        answered_line(trial, call),
+        text_seen,
+        *rejection_lines(trial),
+        trial.exit.line(),
+    )
+
+
+# ---------------------------------------------------------------- P4: invalid streamed JSON
+def invalid_json_stages(setting: Setting) -> list[Stage]:
+    broken, healthy = ids(setting, 2)
+    name, input = setting.call
+    fault = turn(tool_use(name, input, id=broken, raw_json=broken_json(input)))
+    return [Stage(turn(the_call(setting, healthy)), fault=fault, mode="stream"), finish()]
+
+
+def judge_invalid_json(trial: Trial) -> Verdict:
+    (broken,) = trial.stage_ids(0, fault=True)
+    answered = trial.first_result(broken) is not None
+    asked_again = len(trial.played(0)) > 1
+    problems = []
+    if not (answered or asked_again):
+        problems.append(f"{broken} was neither answered nor asked again")
+    if trial.rejections():
+        problems.append("a later request broke the pairing")
+    if not trial.exit.clean:
+        problems.append("the harness crashed" if trial.exit.status else "the run did not end")
+    how = "answered" if answered else "dropped and asked again"
+    return verdict(
+        not problems,
+        f"the broken call was {how}, pairing kept, no crash",
+        "; ".join(problems),
+        answered_line(trial, broken),
+        "the harness asked again for the same turn" if asked_again else "",
+        *rejection_lines(trial),
+        trial.exit.line(),
+    )
+
+
+# ---------------------------------------------------------------- P5: two calls in one answer
+def two_calls(setting: Setting) -> list[Stage]:
+    first, second = ids(setting, 2)
+    return [Stage(turn(the_call(setting, first), the_call(setting, second))), finish()]
+
+
+def _tool_uses(message: dict) -> list[dict]:
+    content = message.get("content") if isinstance(message, dict) else None
+    blocks = content if isinstance(content, list) else []
+    return [b for b in blocks if isinstance(b, dict) and b.get("type") == "tool_use"]
+
+
+def judge_two_calls(trial: Trial) -> Verdict:
+    first, second = trial.stage_ids(0)
+    request = trial.reached(1)
+    if request is None:
+        return verdict(
+            False, "", "no request carried results for the two calls", *rejection_lines(trial)
+        )
+    messages = [m for m in request.messages if isinstance(m, dict)]
+    holders = [m for m in messages if {b.get("id") for b in _tool_uses(m)} & {first, second}]
+    problems = []
+    if len(holders) > 1:
+        problems.append(f"the assistant turn was rewritten into {len(holders)} turns")
+    elif holders:
+        sent = [(b.get("id"), b.get("name"), b.get("input")) for b in _tool_uses(holders[0])]
+        wanted = [(i, trial.setting.call[0], trial.setting.call[1]) for i in (first, second)]
+        if sent != wanted:
+            problems.append("the assistant turn's tool_use blocks were changed")
+    last_user = next((m for m in reversed(messages) if m.get("role") == "user"), {})
+    content = last_user.get("content") if isinstance(last_user.get("content"), list) else []
+    leading = []
+    for block in content:
+        if not (isinstance(block, dict) and block.get("type") == "tool_result"):
+            break
+        leading.append(block.get("tool_use_id"))
+    if leading != [first, second]:
+        problems.append(f"the next user message begins with results for {leading or 'nothing'}")
+    where = "the thread holds the assistant turn" if not holders else "the assistant turn as sent"
+    return verdict(
+        not problems,
+        "both answered in the next user message, in call order, results first; " + where,
+        "; ".join(problems),
+        f"request #{request.number}: results lead with {leading}",
+        *rejection_lines(trial),
+        trial.exit.line(),
+    )
+
+
+# ---------------------------------------------------------------- P11: deny rule vs a yes
+def denied_call(setting: Setting) -> list[Stage]:
+    assert setting.denied is not None
+    (call,) = ids(setting, 1)
+    name, input = setting.denied
+    return [Stage(turn(text("Running the command."), tool_use(name, input, id=call))), finish()]
+
+
+def judge_denied(trial: Trial) -> Verdict:
+    (call,) = trial.stage_ids(0)
+    found = trial.first_result(call)
+    problems = []
+    if trial.new_files:
+        problems.append(f"the denied command ran: {', '.join(trial.new_files)} appeared")
+    if found is None:
+        problems.append(f"the denied call {call} got no result")
+    return verdict(
+        not problems,
+        "the denied command never ran (no canary file) and still got a result",
+        "; ".join(problems),
+        answered_line(trial, call),
+        f"new files in the scratch folder: {', '.join(trial.new_files) or 'none'}",
+        *rejection_lines(trial),
+        trial.exit.line(),
+    )
+
+
+# ---------------------------------------------------------------- P12: a long run
+LONG_RUN = 20
+
+
+def long_run(setting: Setting) -> list[Stage]:
+    calls = ids(setting, LONG_RUN - 1)
+    stages = [
+        Stage(turn(text(f"Step {k + 1} of {LONG_RUN}."), the_call(setting, call)))
+        for k, call in enumerate(calls)
+    ]
+    return [*stages, Stage(turn(f"All {LONG_RUN} steps done."))]
+
+
+def judge_long_run(trial: Trial) -> Verdict:
+    final = trial.reached(LONG_RUN - 1)
+    ran = sum(1 for k in range(LONG_RUN - 1) if trial.ran(trial.stage_ids(k)[0]))
+    problems = []
+    if final is None:
+        got = max((e.played.stage or 0 for e in trial.exchanges if e.played), default=-1) + 1
+        problems.append(f"stopped early: {got} of {LONG_RUN} answers asked for")
+    if trial.rejections():
+        problems.append("a request was rejected")
+    if not trial.exit.clean:
+        problems.append("the run did not end cleanly")
+    return verdict(
+        not problems,
+        f"all {LONG_RUN} answers asked for, every request valid",
+        "; ".join(problems),
+        f"request #{final.number} asked for the final answer" if final else "",
+        f"{ran} of {LONG_RUN - 1} calls ran (canary seen)",
+        *rejection_lines(trial),
+        trial.exit.line(),
+    )
+
+
+# ---------------------------------------------------------------- the catalogue
+CASES: list[Case] = [
+    Case(
+        "P1",
+        "tool_use declared end_turn (JSON)",
+        "M1: continue on the content's tool_use, never the declared stop_reason (seed D1)",
+        "the call runs: its canary comes back in its tool_result",
+        declared_end_turn("json"),
+        judge_call_ran,
+    ),
+    Case(
+        "P1s",
+        "tool_use declared end_turn (streamed)",
+        "M1: the same fact in a stream, where the declaration lags the blocks (seed D1)",
+        "the call runs: its canary comes back in its tool_result",
+        declared_end_turn("stream"),
+        judge_call_ran,
+    ),
+    Case(
+        "P1b",
+        "tool_use declared, no tool block",
+        "M1: the content says there is nothing to run (seed D1b)",
+        "no follow-up request is empty or rejected",
+        declared_tool_use,
+        judge_no_empty_follow_up,
+    ),
+    Case(
+        "P2",
+        "unknown tool name",
+        "M2: an unknown name becomes an is_error result, the loop goes on (seed D7)",
+        "an is_error tool_result for the call, and the program exits 0",
+        unknown_tool,
+        judge_unknown_tool,
+    ),
+    Case(
+        "P3",
+        "schema-invalid input",
+        "M3: validation answers a malformed call with an is_error result",
+        "an is_error tool_result for the call",
+        invalid_input_stages,
+        judge_invalid_input,
+    ),
+    Case(
+        "P4",
+        "invalid streamed tool JSON",
+        "M3: every tool_use owes a tool_result, even an unreadable one (seed D3)",
+        "the call is answered (or the answer dropped and asked again), no request is "
+        "rejected, the program exits 0",
+        invalid_json_stages,
+        judge_invalid_json,
+    ),
+    Case(
+        "P5",
+        "two calls in one answer",
+        "API: all results in the next user message, in call order, before any text",
+        "both results lead the next user message in call order, the assistant turn unchanged",
+        two_calls,
+        judge_two_calls,
+    ),
+    Case(
+        "P11",
+        "a deny rule vs a human who says yes",
+        "M4: the non-negotiable deny comes before the negotiable yes (seed D4)",
+        "the denied command's canary file never appears, and the call still gets a result",
+        denied_call,
+        judge_denied,
+        needs_denied_call=True,
+    ),
+    Case(
+        "P12",
+        f"a {LONG_RUN}-turn run",
+        "M1: the loop runs until the content holds no tool_use, and every request is valid",
+        f"all {LONG_RUN} answers are asked for, no request is rejected, the program exits 0",
+        long_run,
+        judge_long_run,
+    ),
+]
+BY_ID = {case.id: case for case in CASES}
+
+
+def judge(case: Case, trial: Trial) -> Verdict:
+    """The case's rule, after the two questions every case asks first."""
+    if not trial.model_requests():
+        return Verdict(NA, "the target never called the model", (trial.exit.line(),))
+    for k, stage in enumerate(trial.stages):
+        first = next(iter(trial.played(k)), None)
+        if stage.mode and first is not None and first.stream != (stage.mode == "stream"):
+            asked = "a streamed" if first.stream else "a JSON"
+            return Verdict(
+                NA,
+                f"the target asked for {asked} answer; {case.id} needs a {stage.mode} answer",
+                (trial.exit.line(),),
+            )
+    return case.judge(trial)

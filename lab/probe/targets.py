@@ -1,0 +1,102 @@
+"""The targets `lab probe` knows by name, and the one it builds from `--cmd`.
+
+Built in: the lab's own harness under both presets (run as a program, like everyone else), then
+the peers declared in `lab/probe/peers/` (`PEERS: dict[str, Target]`).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+from lab.probe.target import READ_NOTES, Call, Target
+
+LAB_DENIED_CALL: Call = ("bash", '{"command": "touch denied.canary"}')
+# What the seed says the course keeps; it has no retries, keeps partial answers and runs calls
+# cut by max_tokens (P6-P10), and gives up on unreadable tool JSON (P4).
+COURSE_KEEPS = ("P1", "P1s", "P1b", "P2", "P3", "P5", "P11", "P12")
+
+
+def lab_target(preset: str) -> Target:
+    """The lab's harness under Switches() ("reference") or Switches.course() ("course")."""
+
+    def argv(prompt: str, folder: Path) -> list[str]:
+        return [sys.executable, "-m", "lab.probe.own_harness", "--preset", preset, prompt]
+
+    about = {
+        "reference": "the lab's own harness, every protection on (Switches())",
+        "course": "the lab's own harness as the course pins it (Switches.course())",
+    }[preset]
+    from lab.probe.cases import CASES
+
+    claims = tuple(c.id for c in CASES) if preset == "reference" else COURSE_KEEPS
+    return Target(
+        name=f"lab-{preset}",
+        argv=argv,
+        call=READ_NOTES,
+        denied_call=LAB_DENIED_CALL,
+        distributions=("harness-lab", "anthropic"),
+        about=about,
+        claims=claims,
+    )
+
+
+def peers() -> dict[str, Target]:
+    """The peer adapters, when this checkout has them."""
+    try:
+        from lab.probe.peers import PEERS
+    except ModuleNotFoundError as error:
+        if error.name not in ("lab.probe.peers",):
+            raise
+        return {}
+    return dict(PEERS)
+
+
+def builtin() -> dict[str, Target]:
+    return {"lab-reference": lab_target("reference"), "lab-course": lab_target("course"), **peers()}
+
+
+class TargetError(Exception):
+    """A bad target name, --cmd or --call: one readable line."""
+
+
+def parse_call(text: str) -> Call:
+    """`TOOL=JSON` (the JSON an object; `{dir}` stands for the scratch folder)."""
+    name, sep, raw = text.partition("=")
+    if not sep or not name.strip():
+        raise TargetError(f"--call {text!r}: expected TOOL=JSON, e.g. read_file={READ_NOTES[1]}")
+    try:
+        value = json.loads(raw.replace("{dir}", "/scratch"))
+    except ValueError as error:
+        raise TargetError(f"--call {text!r}: the JSON does not parse: {error}") from None
+    if not isinstance(value, dict):
+        raise TargetError(f"--call {text!r}: the JSON must be an object")
+    return (name.strip(), raw)
+
+
+def command_target(command: str, call: Call = READ_NOTES) -> Target:
+    """Any program: `command` split like a shell would, the prompt appended as its last argument."""
+    try:
+        words = shlex.split(command)
+    except ValueError as error:
+        raise TargetError(f"--cmd {command!r}: {error}") from None
+    if not words:
+        raise TargetError("--cmd: the command is empty")
+    from lab.probe.cases import CASES
+
+    return Target(
+        name=command,
+        argv=lambda prompt, folder: [*words, prompt],
+        call=call,
+        about=f"the program `{command}`",
+        claims=tuple(c.id for c in CASES),
+    )
+
+
+def resolve(name: str) -> Target:
+    known = builtin()
+    if name not in known:
+        raise TargetError(f"unknown target {name!r}; known targets: {', '.join(known)}")
+    return known[name]
