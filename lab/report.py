@@ -20,8 +20,10 @@ from lab.switches import Switches, switch_info, switch_names
 from lab.trace import (
     ApiRejected,
     BatchRan,
+    CallCutOff,
     CheckFailed,
     CheckPassed,
+    ConnectionLost,
     Event,
     GateDecision,
     HistoryTrimmed,
@@ -31,6 +33,8 @@ from lab.trace import (
     HumanAsked,
     ModelAnswered,
     ModelCalled,
+    ModelRetried,
+    PartialAnswer,
     ResultAppended,
     ResultSpilled,
     RunEnded,
@@ -165,7 +169,30 @@ def block_line(block: dict[str, Any]) -> str:
     return block["type"]
 
 
+def cut_off_lines(e: CallCutOff, indent: str = "") -> Text:
+    """A call cut by max_tokens: its input JSON as it arrived, and what the SDK made of it."""
+    wire = "(not streamed: the API sent the complete fields only)" if e.wire is None else e.wire
+    return Text(
+        f"{indent}✂ {e.call_id} {e.name}: max_tokens cut its input\n"
+        f"{indent}    as it arrived: {wire}\n"
+        f"{indent}    the SDK made:  {json.dumps(e.input, ensure_ascii=False)}",
+        "bold yellow",
+    )
+
+
+def partial_text(e: PartialAnswer) -> str:
+    kinds = ", ".join(b["type"] for b in e.blocks) or "nothing"
+    fate = "KEPT in the history" if e.kept else "dropped"
+    return f"partial answer ({kinds}) {fate}"
+
+
 EVENT_LINES = {
+    CallCutOff: lambda e: cut_off_lines(e, "  "),
+    PartialAnswer: lambda e: Text(f"  {partial_text(e)}", "red" if e.kept else "dim"),
+    ModelRetried: lambda e: Text(
+        f"  retry {e.retry} in {e.wait_s:g}s (virtual): {clip(e.reason, 70)}", "blue"
+    ),
+    ConnectionLost: lambda e: Text(f"  connection lost: {clip(e.message, 70)}", "bold red"),
     ToolCallSeen: lambda e: Text(f"  ▸ call {e.call_id} {e.name}", "cyan"),
     CheckFailed: lambda e: Text(f"    ✗ check {e.stage}: {clip(e.reason)}", "red"),
     HookFired: lambda e: Text(f"    hook {e.event}/{e.hook} → {clip(show(e.result))}", "magenta"),
@@ -273,6 +300,13 @@ EVENT_TEXT = {
     ApiRejected: lambda e: Text(
         f"✗ API {e.status} {e.error_type}: {clip(e.message, 160)}", "bold red"
     ),
+    ConnectionLost: lambda e: Text(f"✗ connection lost: {clip(e.message, 90)}", "bold red"),
+    PartialAnswer: lambda e: Text(partial_text(e), "bold red" if e.kept else "dim"),
+    ModelRetried: lambda e: Text(
+        f"↻ retry {e.retry} after {e.wait_s:g}s on the virtual clock: {clip(e.reason, 70)}",
+        "blue",
+    ),
+    CallCutOff: cut_off_lines,
     ToolCallSeen: lambda e: Text(f"▸ {e.call_id} {e.name} down the chain", "bold cyan"),
     CheckPassed: lambda e: Text(f"✓ {e.stage}", "green"),
     CheckFailed: lambda e: Text(f"✗ {e.stage}: {clip(e.reason, 90)}", "bold red"),

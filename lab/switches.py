@@ -47,6 +47,19 @@ class Switches:
         fault="The continue test trusts the declared stop_reason instead of the content blocks: "
         "a tool call that arrives while the declaration says end_turn is dropped.",
     )
+    retry_transient_errors: bool = flag(
+        True,
+        course=(
+            True,
+            "s01's default Anthropic() client retries 408/409/429/5xx twice with backoff "
+            "(the SDK's max_retries=2); it never streams, so no stream ever breaks mid-answer",
+        ),
+        mechanism="M1",
+        experiments="D20",
+        reader="lab/harness/retry.py",
+        fault="Off: a transient fault (429, 529, 5xx, an error event or a dropped connection "
+        "in a stream) ends the run at once instead of being waited out and asked again.",
+    )
     unknown_tool_result: bool = flag(
         True,
         course=(True, 's02 answers an unknown name with the string "Unknown: <name>"'),
@@ -82,6 +95,20 @@ class Switches:
         fault="Off: concurrency is decided by the tool, not the call's input, so `rm` shares "
         "a parallel tray with a `cat` of the same file.",
     )
+    execute_truncated_calls: bool = flag(
+        False,
+        course=(
+            True,
+            "s01 runs every tool_use block of the answer and never reads stop_reason, so a "
+            "call cut by max_tokens runs with the fields that arrived",
+        ),
+        mechanism="M3",
+        experiments="D21",
+        reader="lab/harness/checks.py",
+        fault="A tool_use whose input JSON max_tokens cut off runs with what the SDK made of "
+        "it (the complete fields only): a cut keep-list is a shorter list, a cut safety flag "
+        "is no flag, and the harness runs a call the model never made.",
+    )
     validate_before_gate: bool = flag(
         True,
         course=(True, "the SDK and the API do the shape checks before the gates run"),
@@ -108,6 +135,19 @@ class Switches:
         reader="lab/harness/pairing.py",
         fault="Off: a call stopped before running gets no tool_result, and the history "
         "trimmer cuts between a tool_use and its tool_result; the API rejects the next request.",
+    )
+    keep_partial_answers: bool = flag(
+        False,
+        course=(
+            False,
+            "moot: s01 never streams, and a failed create() leaves no partial answer behind",
+        ),
+        mechanism="M3",
+        experiments="D22",
+        reader="lab/harness/partial.py",
+        fault="What a failed stream delivered (text, a tool_use) is appended to the history "
+        "before the model is asked again: a tool_use the model never finished is owed a "
+        "tool_result no one sends, and the API rejects the next request.",
     )
     gate_order_correct: bool = flag(
         True,

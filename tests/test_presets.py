@@ -21,11 +21,18 @@ EXPERIMENTS = {e.id: e for e in load_all()}
 NAMES = switch_names()
 
 # Flags whose *default* is False: True is the fault (the protection is "not trusting", etc.).
-FAULT_WHEN_TRUE = {"trust_stop_reason", "hooks_may_loosen", "course_hook_semantics"}
+FAULT_WHEN_TRUE = {
+    "trust_stop_reason",
+    "hooks_may_loosen",
+    "course_hook_semantics",
+    "execute_truncated_calls",
+    "keep_partial_answers",
+}
 
 # The course (s01-s04, pinned at f9e8b28): its documented gaps, nothing more.
 COURSE_GAPS = {
     "contract_checked": False,
+    "execute_truncated_calls": True,
     "parallel_batches": False,
     "workspace_wall": False,
     "split_compound_commands": False,
@@ -48,6 +55,7 @@ def test_the_reference_preset_has_every_protection_on():
 
 def test_the_flag_set_is_the_documented_one():
     assert set(NAMES) == FAULT_WHEN_TRUE | {
+        "retry_transient_errors",
         "unknown_tool_result",
         "contract_checked",
         "parallel_batches",
