@@ -24,6 +24,7 @@ from lab.probe.recorder import Recorder
 from lab.probe.sandbox import Scratch, environment
 from lab.probe.target import Target
 from lab.probe.trial import Exchange, Exit, Setting, Trial, short
+from lab.probe.warm import WarmStarts, warm_module
 
 TIMEOUT = 60.0  # seconds a target may take for one case before it is stopped
 NOTES = "notes.txt"
@@ -71,8 +72,10 @@ def error_line(output: str) -> str:
     return short(lines[-1], 200) if lines else ""
 
 
-def run_program(argv: list[str], scratch: Scratch, env: dict[str, str], timeout: float):
-    """Run the target to its end (or stop its whole process group at the time limit)."""
+def run_program(
+    argv: list[str], scratch: Scratch, env: dict[str, str], timeout: float
+) -> tuple[int | None, str]:
+    """Start the program cold and run it to its end (or stop its process group at the limit)."""
     process = subprocess.Popen(
         argv,
         cwd=scratch.work,
@@ -97,7 +100,25 @@ def run_program(argv: list[str], scratch: Scratch, env: dict[str, str], timeout:
     return status, output.decode("utf-8", "replace")
 
 
-def run_trial(target: Target, case: Case, *, timeout: float = TIMEOUT) -> Cell:
+def run_warm(
+    argv: list[str], scratch: Scratch, env: dict[str, str], timeout: float, warm: WarmStarts
+) -> tuple[int | None, str] | None:
+    """Fork the program from a warm parent (see warm.py); None when it must start cold."""
+    module = warm_module(argv)
+    parent = warm.take(module, env) if module else None
+    if parent is None:
+        return None
+    output = scratch.root / "output.txt"
+    try:
+        status = parent.run(argv[3:], scratch.work, env, output, timeout)
+    finally:
+        warm.give(parent)
+    return status, output.read_text(encoding="utf-8", errors="replace")
+
+
+def run_trial(
+    target: Target, case: Case, *, timeout: float = TIMEOUT, warm: WarmStarts | None = None
+) -> Cell:
     """One case against one target, judged."""
     from lab.model import FakeMessagesAPI, ScriptedModel
     from lab.model.server import FakeServer
@@ -123,7 +144,8 @@ def run_trial(target: Target, case: Case, *, timeout: float = TIMEOUT) -> Cell:
         with FakeServer(recorder) as server:
             env = environment(scratch, server.url, target.env, stream)
             argv = target.argv(setting.prompt, scratch.work)
-            status, output = run_program(argv, scratch, env, timeout)
+            ran = run_warm(argv, scratch, env, timeout, warm) if warm else None
+            status, output = ran or run_program(argv, scratch, env, timeout)
             hide = {str(scratch.work): "{dir}", str(scratch.root): "{scratch}", server.url: "{url}"}
         new_files = sorted(scratch.files() - before)
     finally:
@@ -171,17 +193,27 @@ def probe(
     *,
     jobs: int | None = None,
     timeout: float = TIMEOUT,
+    cold: bool = False,
     on_cell: Callable[[Cell], None] | None = None,
 ) -> list[Cell]:
-    """Every case against every target; cells in target order, then case order."""
+    """Every case against every target; cells in target order, then case order.
+
+    Python targets start warm (warm.py) unless `cold`: same verdicts, a second less a trial."""
     pairs = [(t, c) for t in targets for c in cases]
     workers = max(1, jobs or (os.cpu_count() or 2))
+    parents = Scratch.create({})
+    warm = None if cold else WarmStarts(parents.work)
 
     def one(pair: tuple[Target, Case]) -> Cell:
-        cell = run_trial(*pair, timeout=timeout)
+        cell = run_trial(*pair, timeout=timeout, warm=warm)
         if on_cell is not None:
             on_cell(cell)
         return cell
 
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(one, pairs))
+    try:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            return list(pool.map(one, pairs))
+    finally:
+        if warm is not None:
+            warm.close()
+        parents.remove()

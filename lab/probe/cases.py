@@ -11,7 +11,16 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from lab.model.script import text, tool_use, turn
+from lab.model.script import (
+    cut_off,
+    overloaded,
+    rate_limited,
+    stream_dropped,
+    stream_error,
+    text,
+    tool_use,
+    turn,
+)
 from lab.probe.conversation import Stage
 from lab.probe.trial import Setting, Trial, short
 
@@ -272,6 +281,99 @@ def judge_two_calls(trial: Trial) -> Verdict:
     )
 
 
+# ---------------------------------------------------------------- P6 / P7: retried
+RETRY_AFTER = 1.0  # seconds the 429 asks for (a real client really waits them)
+
+
+def http_fault(fault: object) -> Callable[[Setting], list[Stage]]:
+    def stages(setting: Setting) -> list[Stage]:
+        (call,) = ids(setting, 1)
+        return [Stage(turn(the_call(setting, call)), fault=fault), finish()]
+
+    return stages
+
+
+def judge_retried(trial: Trial) -> Verdict:
+    attempts = trial.played(0)
+    final = trial.reached(1)
+    problems = []
+    if len(attempts) < 2:
+        problems.append("not retried: the fault was the run's last word")
+    if final is None:
+        problems.append("the run never asked for its final answer")
+    if not trial.exit.clean:
+        problems.append("the run did not end cleanly")
+    return verdict(
+        not problems,
+        f"retried ({len(attempts) - 1} retry), the run completed",
+        "; ".join(problems),
+        *[e.line() for e in trial.exchanges if e.played and e.played.stage == 0],
+        *rejection_lines(trial),
+        trial.exit.line(),
+    )
+
+
+# ---------------------------------------------------------------- P8 / P9: a stream that breaks
+def broken_stream(kind: str) -> Callable[[Setting], list[Stage]]:
+    def stages(setting: Setting) -> list[Stage]:
+        first, again = ids(setting, 2)
+        cut = turn(the_call(setting, first))
+        fault = stream_error(cut, after_blocks=1) if kind == "error" else stream_dropped(cut)
+        return [Stage(turn(the_call(setting, again)), fault=fault, mode="stream"), finish()]
+
+    return stages
+
+
+def judge_survived_stream(trial: Trial) -> Verdict:
+    (partial,) = trial.stage_ids(0, fault=True)
+    attempts = len(trial.played(0))
+    problems = []
+    if trial.rejections():
+        problems.append("a later request left a tool_use unanswered")
+    if not trial.exit.clean:
+        problems.append("the harness crashed" if trial.exit.status else "the run did not end")
+    kept_partial = any(
+        b.get("id") == partial
+        for e in trial.exchanges
+        for m in e.messages
+        if isinstance(m, dict)
+        for b in _tool_uses(m)
+    )
+    return verdict(
+        not problems,
+        "no unanswered tool_use later, no crash",
+        "; ".join(problems),
+        f"the broken answer's {partial} was "
+        + ("put in the history" if kept_partial else "never put in the history"),
+        f"stage 0 was asked {attempts} time(s)",
+        *rejection_lines(trial),
+        trial.exit.line(),
+    )
+
+
+# ---------------------------------------------------------------- P10: cut by max_tokens
+def cut_call(setting: Setting) -> list[Stage]:
+    cut, again = ids(setting, 2)
+    whole = json.dumps(setting.call[1])
+    # Cut just before the closing brace: every field arrived, yet the model never finished.
+    fault = cut_off(turn(the_call(setting, cut)), keep_chars=len(whole) - 1)
+    return [Stage(turn(the_call(setting, again)), fault=fault), finish()]
+
+
+def judge_cut_call(trial: Trial) -> Verdict:
+    (cut,) = trial.stage_ids(0, fault=True)
+    ran = trial.ran(cut)
+    return verdict(
+        ran is None,
+        "the call cut by max_tokens was not run as if complete",
+        "the call cut by max_tokens ran: its canary came back",
+        answered_line(trial, cut),
+        f"stage 0 was asked {len(trial.played(0))} time(s)",
+        *rejection_lines(trial),
+        trial.exit.line(),
+    )
+
+
 # ---------------------------------------------------------------- P11: deny rule vs a yes
 def denied_call(setting: Setting) -> list[Stage]:
     assert setting.denied is not None
@@ -392,6 +494,46 @@ CASES: list[Case] = [
         "both results lead the next user message in call order, the assistant turn unchanged",
         two_calls,
         judge_two_calls,
+    ),
+    Case(
+        "P6",
+        "429 with retry-after",
+        "API: 429 rate_limit_error is transient; wait what retry-after says, then ask again",
+        "the request is retried and the run completes (exit 0)",
+        http_fault(rate_limited(RETRY_AFTER)),
+        judge_retried,
+    ),
+    Case(
+        "P7",
+        "529 overloaded",
+        "API: 529 overloaded_error is transient; back off and ask again",
+        "the request is retried and the run completes (exit 0)",
+        http_fault(overloaded()),
+        judge_retried,
+    ),
+    Case(
+        "P8",
+        "an error event mid-stream, after a tool_use",
+        "M3: a partial answer owes results no one will send; drop it and ask again (seed D3)",
+        "no later request is rejected for an unanswered tool_use, the program exits 0",
+        broken_stream("error"),
+        judge_survived_stream,
+    ),
+    Case(
+        "P9",
+        "the stream dropped mid-tool-JSON",
+        "M3: a dropped connection leaves half a call; never run it, never leave it unpaired",
+        "no later request is rejected for an unanswered tool_use, the program exits 0",
+        broken_stream("dropped"),
+        judge_survived_stream,
+    ),
+    Case(
+        "P10",
+        "a tool call cut by max_tokens",
+        "API: stop_reason max_tokens means the last block is incomplete; it is not the call",
+        "the cut call's canary never comes back (it was not run)",
+        cut_call,
+        judge_cut_call,
     ),
     Case(
         "P11",

@@ -17,7 +17,13 @@ import os
 import sys
 from pathlib import Path
 
+import anthropic
+
+from lab.harness.permissions import Permissions
+from lab.scenario import Scenario, build_harness, run_safely
 from lab.switches import Switches
+from lab.trace import RunEnded
+from lab.world import World
 
 PRESETS = {"reference": Switches, "course": Switches.course}
 DENY = "Bash(touch *)"  # the target's deny rule for P11
@@ -62,13 +68,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--preset", choices=sorted(PRESETS), default="reference")
     parser.add_argument("prompt")
     args = parser.parse_args(argv)
-
-    import anthropic  # heavy: only once the arguments are fine
-
-    from lab.harness.permissions import Permissions
-    from lab.scenario import Scenario, build_harness, run_safely
-    from lab.trace import RunEnded
-    from lab.world import World
 
     folder = Path.cwd()
     before = folder_files(folder)
