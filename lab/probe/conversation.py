@@ -14,10 +14,9 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
 
-from lab.model.script import ModelRequest, Turn, turn
+from lab.model.script import ApiError, ModelRequest, Turn, tool_use_id, turn
 
 SIDE_ANSWER = "ok."
 
@@ -60,6 +59,49 @@ class Stage:
     answer: Turn
     fault: object | None = None
     mode: str | None = None
+
+
+class ScriptError(Exception):
+    """A plain script that cannot be played as stages."""
+
+
+def stages_from_script(script: Sequence[object]) -> list[Stage]:
+    """A plain script (a list of steps) as stages, each answer asked for by content.
+
+    Tool_use blocks without an id get one (toolu_001, ...). An HTTP fault (an ApiError) is the
+    first attempt of the turn after it; a fault that wraps a turn (a broken stream, a cut
+    call) is the first attempt of a stage whose healthy answer is that turn, new ids given."""
+    counter = iter(range(1, 10_000))
+
+    def ids(played: Turn) -> Turn:
+        blocks = tuple(
+            {**b, "id": tool_use_id(next(counter))}
+            if b.get("type") == "tool_use" and b.get("id") is None
+            else b
+            for b in played.blocks
+        )
+        return Turn(blocks, played.stop_reason)
+
+    stages: list[Stage] = []
+    pending: object | None = None
+    for step in script:
+        if isinstance(step, ApiError):
+            if pending is not None:
+                raise ScriptError("two HTTP faults in a row: each must precede a turn")
+            pending = step
+        elif isinstance(step, Turn):
+            stages.append(Stage(ids(step), fault=pending))
+            pending = None
+        elif turn_of(step) is not None and pending is None:
+            wrapped = turn_of(step)
+            healthy = Turn(tuple({**b, "id": None} for b in wrapped.blocks), wrapped.stop_reason)
+            fault = replace(step, turn=ids(wrapped))
+            stages.append(Stage(ids(healthy), fault=fault))
+        else:
+            raise ScriptError(f"not a script step: {step!r}")
+    if pending is not None or not stages:
+        raise ScriptError("a script ends with a turn")
+    return stages
 
 
 @dataclass(frozen=True)
@@ -186,6 +228,3 @@ class Conversation:
     def consumed(self) -> bool:
         """Every stage was answered at least once."""
         return all(any(True for _ in self.at(k)) for k in range(len(self.stages)))
-
-    def tool_ids(self) -> dict[str, Any]:
-        return dict(self._signs)

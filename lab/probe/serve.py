@@ -52,36 +52,6 @@ class Greeter:
         return step
 
 
-def script_stages(script: list) -> list:
-    """A plain script (a list of steps) as probe stages: each step, in the order asked for."""
-    from lab.model.script import Turn
-    from lab.probe.conversation import Stage
-
-    stages = []
-    for step in script:
-        if isinstance(step, Turn):
-            stages.append(Stage(step))
-        else:  # a fault: played once, then the next turn of the script is the healthy answer
-            raise ServeError(f"a script file's SCRIPT holds only turns (found {step!r})")
-    return stages
-
-
-def with_ids(script: list) -> list:
-    """Give every tool_use without an id one (toolu_001, ...), as the fake API would."""
-    from lab.model.script import Turn, tool_use_id
-
-    given, filled = 0, []
-    for step in script:
-        blocks = []
-        for block in step.blocks:
-            if block.get("type") == "tool_use" and block.get("id") is None:
-                given += 1
-                block = {**block, "id": tool_use_id(given)}
-            blocks.append(block)
-        filled.append(Turn(tuple(blocks), step.stop_reason))
-    return filled
-
-
 def load_script_file(path: Path) -> list:
     spec = importlib.util.spec_from_file_location(f"lab_served_{path.stem}", path)
     if spec is None or spec.loader is None:
@@ -99,7 +69,7 @@ def load_script_file(path: Path) -> list:
 
 def resolve(ident: str | None, call: str | None) -> Served:
     """What `lab serve ID` serves: nothing named, a script file, a probe case or an experiment."""
-    from lab.probe.conversation import Conversation
+    from lab.probe.conversation import Conversation, ScriptError, stages_from_script
 
     if ident is None:
         return Served(Greeter(), "no script: every request gets a short text answer")
@@ -107,9 +77,12 @@ def resolve(ident: str | None, call: str | None) -> Served:
     if path.suffix == ".py":
         if not path.is_file():
             raise ServeError(f"{ident}: no such script file")
-        script = with_ids(load_script_file(path))
-        note = f"the script in {path}: {len(script)} answers, asked for by content"
-        return Served(Conversation(script_stages(script), marker=""), note)
+        try:
+            stages = stages_from_script(load_script_file(path))
+        except ScriptError as error:
+            raise ServeError(f"{path}: {error}") from None
+        note = f"the script in {path}: {len(stages)} answers, asked for by content"
+        return Served(Conversation(stages, marker=""), note)
     from lab.probe.cases import BY_ID
 
     cases = {k.lower(): v for k, v in BY_ID.items()}
