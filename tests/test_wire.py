@@ -1,4 +1,4 @@
-"""The wire invariants judge any harness from the fake API's log: a hand-written loop, broken ones."""
+"""Wire invariants judge any harness from the fake API's log: a hand-written loop, broken ones."""
 
 from __future__ import annotations
 
@@ -24,20 +24,17 @@ TOOLS = [
 def my_loop(client: anthropic.Anthropic, prompt: str) -> None:
     messages = [{"role": "user", "content": prompt}]
     while True:
-        reply = client.messages.create(
-            model="any", max_tokens=1024, messages=messages, tools=TOOLS
-        )
+        reply = client.messages.create(model="any", max_tokens=1024, messages=messages, tools=TOOLS)
         messages.append({"role": "assistant", "content": [b.to_dict() for b in reply.content]})
         calls = [b for b in reply.content if b.type == "tool_use"]  # the content, not stop_reason
         if not calls:
             return
         results = []
-        for call in calls:
+        for call in calls:  # every call gets exactly one result, an error one if it is bad
             ok = call.name == "read_file" and isinstance(call.input.get("path"), str)
             output = f"contents of {call.input['path']}" if ok else f"bad call: {call.name}"
-            results.append(
-                {"type": "tool_result", "tool_use_id": call.id, "content": output, "is_error": not ok}
-            )
+            results.append({"type": "tool_result", "tool_use_id": call.id, "content": output})
+            results[-1]["is_error"] = not ok
         messages.append({"role": "user", "content": results})
 
 

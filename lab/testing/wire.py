@@ -140,7 +140,8 @@ def invalid_input_answered(run: WireRun) -> str | None:
             result = run.result_for(use["id"], exchange.number)
             if result is None or not result.get("is_error"):
                 got = "no result" if result is None else "a result without is_error"
-                return f"{use['name']} ({use['id']}) with invalid input {use.get('input')} got {got}"
+                call = f"{use['name']} ({use['id']}) with invalid input {use.get('input')}"
+                return f"{call} got {got}"
     return None
 
 
