@@ -11,6 +11,7 @@ usage error.
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -166,7 +167,8 @@ def cmd_probe(args: argparse.Namespace, out: Console) -> int:
     if args.fuzz:
         from lab.probe.fuzz import fuzz_command
 
-        return fuzz_command(targets[0], args.fuzz, args.timeout, args.json, out)
+        rerun = shlex.join(["lab", *probe_argv(args)][:-2])  # without the default --timeout
+        return fuzz_command(targets[0], args.fuzz, args.timeout, args.json, rerun, out)
     return run_probe(args, targets, cases, isolation, out)
 
 
@@ -179,7 +181,7 @@ def run_probe(
     from lab.probe.cases import BROKEN
     from lab.probe.render import markdown, matrix_view, results_json, target_view
 
-    if not args.json:
+    if sys.stderr.isatty():
         print(f"lab probe: {len(targets)} target(s) × {len(cases)} case(s)…", file=sys.stderr)
     cells = probe(targets, cases, jobs=args.jobs, timeout=args.timeout)
     if args.report is not None:
@@ -191,23 +193,19 @@ def run_probe(
     elif args.markdown:
         print(markdown(cells))
     else:
-        out.print(f"isolation: {isolation}")
+        out.print(f"isolation: {isolation}", soft_wrap=True)
         if len(targets) > 1:
             out.print(matrix_view(cells))
         for target in targets:
             row = [c for c in cells if c.target == target.name]
-            out.print(target_view(target, row, only_failures=len(targets) > 1))
-    broken = [
-        (t.name, c.case)
+            out.print(target_view(target, row, only_failures=len(targets) > 1), soft_wrap=True)
+    if args.report is not None and not args.json:
+        out.print(f"report: {args.report}", soft_wrap=True)
+    broken = any(
+        c.target == t.name and c.verdict.kind == BROKEN and c.case in t.claims
         for t in targets
         for c in cells
-        if c.target == t.name and c.verdict.kind == BROKEN and c.case in t.claims
-    ]
-    if broken and not args.json:
-        listed = ", ".join(f"{name} {case}" for name, case in broken)
-        out.print(f"broke where the target claims to keep it: {listed}")
-    if args.report is not None and not args.json:
-        out.print(f"report: {args.report}")
+    )
     return EXIT_BROKEN if broken else EXIT_OK
 
 

@@ -70,14 +70,17 @@ def target_view(target: Target, cells: Sequence[Cell], *, only_failures: bool = 
     shown = [c for c in cells if c.verdict.kind != KEPT] if only_failures else list(cells)
     pins = ", ".join(f"{k} {v}" for k, v in versions(target).items())
     heading = Text(target.name, style="bold")
-    if target.about:
+    if target.about and target.about != f"the program `{target.name}`":
         heading.append(f" · {target.about}")
+    lines = [heading]
     if pins:
-        heading.append(f" ({pins})", style="dim")
-    summary = Text(
-        f"  {counts[KEPT]} kept, {counts[BROKEN]} broken, {counts[NA]} n/a", style="bold"
-    )
-    return Group(heading, *[Text("  ").append_text(evidence_view(c)) for c in shown], summary)
+        lines.append(Text(f"  {pins}", style="dim"))
+    summary = f"  {counts[KEPT]} kept, {counts[BROKEN]} broken, {counts[NA]} n/a"
+    claimed = [c.case for c in cells if c.verdict.kind == BROKEN and c.case in target.claims]
+    if claimed:
+        summary += f"; broke {', '.join(claimed)}, which it claims to keep"
+    lines += [Text("  ").append_text(evidence_view(c)) for c in shown]
+    return Group(*lines, Text(summary, style="bold"))
 
 
 def markdown(cells: Sequence[Cell]) -> str:

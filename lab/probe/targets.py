@@ -77,10 +77,21 @@ def parse_call(text: str) -> Call:
     return (name.strip(), raw)
 
 
+def absolute(word: str) -> str:
+    """A word naming a file here, made absolute: the program runs in a scratch folder."""
+    path = Path(word)
+    if word.startswith("-") or path.is_absolute() or not path.exists():
+        return word
+    return str(path.resolve())
+
+
 def command_target(command: str, call: Call = READ_NOTES) -> Target:
-    """Any program: `command` split like a shell would, the prompt appended as its last argument."""
+    """Any program: `command` split like a shell would, the prompt appended as its last argument.
+
+    Words that name a file or folder in the current folder (`my_agent.py`, `./agent`) become
+    absolute paths, so `python my_agent.py` still finds its file from the scratch folder."""
     try:
-        words = shlex.split(command)
+        words = [absolute(word) for word in shlex.split(command)]
     except ValueError as error:
         raise TargetError(f"--cmd {command!r}: {error}") from None
     if not words:
