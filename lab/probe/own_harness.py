@@ -1,6 +1,6 @@
 """The lab's own harness as a program, so the probe judges it over the same wire as any other.
 
-    python -m lab.probe.own_harness [--preset reference|course] PROMPT
+    python -m lab.probe.own_harness [--preset reference|course] [--switch NAME=true|false] PROMPT
 
 It talks to ANTHROPIC_BASE_URL with ANTHROPIC_API_KEY through the real SDK. Its tools act on the
 virtual world as always: the working folder's files are copied in at the start, and the files the
@@ -21,7 +21,7 @@ import anthropic
 
 from lab.harness.permissions import Permissions
 from lab.scenario import Scenario, build_harness, run_safely
-from lab.switches import Switches
+from lab.switches import Switches, switch_names
 from lab.trace import RunEnded
 from lab.world import World
 
@@ -63,9 +63,18 @@ def copy_back(world_files: dict[str, str], workspace: str, before: dict[str, str
         target.write_text(content, encoding="utf-8")
 
 
+def flip(text: str) -> tuple[str, bool]:
+    """NAME=true|false: one switch changed from the preset (to show a case catching it)."""
+    name, _, value = text.partition("=")
+    if name not in switch_names() or value.lower() not in ("true", "false"):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected SWITCH=true|false")
+    return name, value.lower() == "true"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lab.probe.own_harness")
     parser.add_argument("--preset", choices=sorted(PRESETS), default="reference")
+    parser.add_argument("--switch", type=flip, action="append", default=[])
     parser.add_argument("prompt")
     args = parser.parse_args(argv)
 
@@ -80,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     world = World.create(before)
     client = anthropic.Anthropic(max_retries=0)  # the harness owns its retries
-    harness = build_harness(scenario, PRESETS[args.preset](), world, client)
+    switches = PRESETS[args.preset]().flipped(**dict(args.switch))
+    harness = build_harness(scenario, switches, world, client)
     ended = run_safely(harness, args.prompt)
     copy_back(world.snapshot(), world.workspace, before, folder)
     if ended == "done":

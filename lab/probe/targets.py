@@ -20,11 +20,14 @@ LAB_DENIED_CALL: Call = ("bash", '{"command": "touch denied.canary"}')
 COURSE_KEEPS = ("P1", "P1s", "P1b", "P2", "P3", "P5", "P6", "P7", "P8", "P9", "P11", "P12")
 
 
-def lab_target(preset: str) -> Target:
-    """The lab's harness under Switches() ("reference") or Switches.course() ("course")."""
+def lab_target(preset: str, *flips: str) -> Target:
+    """The lab's harness under Switches() ("reference") or Switches.course() ("course"),
+    optionally with switches flipped (`"trust_stop_reason=true"`: to watch a case catch it)."""
+    switches = [word for flip in flips for word in ("--switch", flip)]
 
     def argv(prompt: str, folder: Path) -> list[str]:
-        return [sys.executable, "-m", "lab.probe.own_harness", "--preset", preset, prompt]
+        module = "lab.probe.own_harness"
+        return [sys.executable, "-m", module, "--preset", preset, *switches, prompt]
 
     about = {
         "reference": "the lab's own harness, every protection on (Switches())",
@@ -33,6 +36,14 @@ def lab_target(preset: str) -> Target:
     from lab.probe.cases import CASES
 
     claims = tuple(c.id for c in CASES) if preset == "reference" else COURSE_KEEPS
+    if flips:
+        return Target(
+            name=f"lab-{preset} " + " ".join(flips),
+            argv=argv,
+            call=READ_NOTES,
+            denied_call=LAB_DENIED_CALL,
+            about=f"{about}, with {', '.join(flips)}",
+        )
     return Target(
         name=f"lab-{preset}",
         argv=argv,
