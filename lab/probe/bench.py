@@ -200,6 +200,18 @@ def probe(
 
     Python targets start warm (warm.py) unless `cold`: same verdicts, a second less a trial."""
     pairs = [(t, c) for t in targets for c in cases]
+    return probe_pairs(pairs, jobs=jobs, timeout=timeout, cold=cold, on_cell=on_cell)
+
+
+def probe_pairs(
+    pairs: Sequence[tuple[Target, Case]],
+    *,
+    jobs: int | None = None,
+    timeout: float = TIMEOUT,
+    cold: bool = False,
+    on_cell: Callable[[Cell], None] | None = None,
+) -> list[Cell]:
+    """Each (target, case) pair once, in parallel; cells in the pairs' order."""
     workers = max(1, jobs or (os.cpu_count() or 2))
     parents = Scratch.create({})
     warm = None if cold else WarmStarts(parents.work)
