@@ -7,6 +7,7 @@ starts it as `python -m lab.probe.peers.<module> PROMPT` in a scratch folder, wi
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -16,6 +17,13 @@ MODEL = "claude-sonnet-4-5"
 MAX_TOKENS = 1024
 # Model calls one run may make: the probe's longest case (P12) is a 20-turn run.
 MAX_TURNS = 25
+
+
+def streamed(default: bool) -> bool:
+    """The answer mode to use: the probe's LAB_PROBE_STREAM (1 or 0) if set, else the framework's
+    default. Cases whose point needs one mode (a JSON answer, or faults inside a stream) set it."""
+    asked = os.environ.get("LAB_PROBE_STREAM")
+    return default if asked is None else asked == "1"
 
 
 def read_file(path: str) -> str:

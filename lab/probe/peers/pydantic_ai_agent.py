@@ -1,7 +1,8 @@
 """Peer: a pydantic-ai `Agent` on its Anthropic model, run with `run_sync`.
 
-Mode: streamed. `run_sync` is pydantic-ai's plain entry point, yet on the wire every request
-carries `stream: true` (with its default `max_tokens: 64000`).
+Mode: always streamed, whatever the probe asks. `run_sync` is pydantic-ai's plain entry point,
+yet every request carries `stream: true`: its default `max_tokens` (the model's maximum, 64000)
+is past the SDK's limit for a non-streamed request, so pydantic-ai streams it.
 """
 
 from pydantic_ai import Agent
