@@ -10,12 +10,15 @@ Run directly, this file is that child: `python tests/test_peers.py FOLDER netns|
 
 from __future__ import annotations
 
+import argparse
 import functools
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -24,9 +27,19 @@ import pytest
 from lab.model import FakeMessagesAPI, ScriptedModel, tool_use, turn
 from lab.model.server import FakeServer
 from lab.probe.peers import PEERS
-from lab.probe.peers.install import PIP_PEERS, install, installed_version, peers_home
+from lab.probe.peers.install import (
+    CLAUDE_CODE_PACKAGE,
+    CLAUDE_CODE_VERSION,
+    COMMANDS,
+    PIP_PEERS,
+    add_parser,
+    install,
+    installed_version,
+    peers_home,
+)
 from lab.probe.peers.program import read_file, run
 
+ROOT = Path(__file__).resolve().parent.parent
 CANARY = "canary-5d41402a"
 PROMPT = "Read notes.txt and tell me what it says."
 
@@ -201,6 +214,47 @@ def test_lab_peers_install_refuses_what_it_does_not_install(capsys) -> None:
         "lab: error: pydantic-ai is a Python peer: pip install 'harness-lab[peers]'",
         "lab: error: unknown peer 'nonesuch' (lab peers install knows: claude-code)",
     ]
+
+
+def test_lab_peers_install_parses_into_the_install_command(capsys) -> None:
+    parser = argparse.ArgumentParser(prog="lab")
+    add_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["peers", "install", "nonesuch"])
+    assert COMMANDS[args.command](args) == 2
+    assert "unknown peer 'nonesuch'" in capsys.readouterr().err
+
+
+def readme_peers() -> str:
+    return (ROOT / "README.md").read_text().split("## Peers", 1)[1].split("\n## ", 1)[0]
+
+
+def test_readme_peer_installs_are_what_ci_runs() -> None:
+    block = re.search(r"```bash\n(.*?)```", readme_peers(), re.DOTALL).group(1)
+    commands = [line for line in block.splitlines() if line.strip()]
+    assert commands == [
+        ".venv/bin/pip install -q -e '.[peers]'",
+        ".venv/bin/lab peers install claude-code",
+    ]
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert all(command in ci for command in commands)
+
+
+def test_readme_peer_table_shows_the_pinned_versions() -> None:
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    pins = dict(
+        re.fullmatch(r"([\w-]+)(?:\[\w+\])?==(.+)", spec).groups()
+        for spec in pyproject["project"]["optional-dependencies"]["peers"]
+    )
+    rows = {
+        row.split("|")[1].strip(" `"): row.split("|")[3]
+        for row in readme_peers().splitlines()
+        if row.startswith("| `")
+    }
+    assert list(rows) == list(PEERS)
+    shown = " ".join(rows.values())
+    for name, version in pins.items():
+        assert f"{name} {version}" in shown
+    assert f"{CLAUDE_CODE_PACKAGE} {CLAUDE_CODE_VERSION}" in rows["claude-code"]
 
 
 # ------------------------------------------------------------------ the peers' shared glue

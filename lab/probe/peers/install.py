@@ -9,6 +9,7 @@ folder in the user's cache: `$HARNESS_LAB_HOME/peers`, else `$XDG_CACHE_HOME/har
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -92,6 +93,21 @@ def install(name: str) -> int:
             f"lab: error: unknown peer {name!r} (lab peers install knows: {known})", file=sys.stderr
         )
     return 2
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Add `peers install NAME` to the `lab` command's subparsers."""
+    peers = sub.add_parser("peers", help="install a peer that pip cannot bring")
+    actions = peers.add_subparsers(dest="peers_command", required=True)
+    chosen = actions.add_parser("install", help="install a peer into the lab's own folder")
+    chosen.add_argument("name", metavar="NAME", help=f"one of: {', '.join(INSTALLERS)}")
+
+
+def cmd_peers(args: argparse.Namespace, out: object = None) -> int:
+    return install(args.name)
+
+
+COMMANDS = {"peers": cmd_peers}
 
 
 if __name__ == "__main__":  # `python -m lab.probe.peers.install NAME` = `lab peers install NAME`
