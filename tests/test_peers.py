@@ -90,7 +90,7 @@ def session(name: str, shape: str, scratch: Path) -> None:
         "exit": done.returncode,
         "stdout": done.stdout,
         "stderr": done.stderr,
-        "requests": api.requests,
+        "requests": list(api.requests),
         "rejected": [r.request_index for r in api.rejections],
     }
     (scratch / "session.json").write_text(json.dumps(log))
