@@ -23,6 +23,7 @@ from lab.model.script import (
     text,
     tool_use,
     turn,
+    turn_of,
 )
 from lab.model.sse import encode_stream
 from lab.model.validation import validate_messages
@@ -53,5 +54,6 @@ __all__ = [
     "text",
     "tool_use",
     "turn",
+    "turn_of",
     "validate_messages",
 ]

@@ -170,6 +170,13 @@ class ModelRequest:
 
 Fault = ApiError | StreamError | StreamDropped | CutOff
 Step = Turn | Fault
+
+
+def turn_of(step: Step) -> Turn | None:
+    """The turn a step carries (a stream fault's or a cut-off's too); None for an ApiError."""
+    return step if isinstance(step, Turn) else getattr(step, "turn", None)
+
+
 Responder = Callable[[ModelRequest], Step]
 
 
