@@ -80,7 +80,7 @@ def test_a_case_whose_answer_mode_the_target_never_asks_for_is_na(cells):
     na = cells[(careful, "P1s")].verdict
     assert (na.kind, na.because) == (
         "n/a",
-        "the target asked for a JSON answer; P1s needs a stream answer",
+        "the target asked for a JSON answer; P1s needs a streamed one",
     )
     assert cells[(careful, "P11")].verdict.because == (
         "the target declares no deny rule to test (no permission system)"

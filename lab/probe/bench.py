@@ -24,7 +24,7 @@ from lab.probe.recorder import Recorder
 from lab.probe.sandbox import Scratch, environment
 from lab.probe.target import Target
 from lab.probe.trial import Exchange, Exit, Setting, Trial, short
-from lab.probe.warm import WarmStarts, warm_module
+from lab.probe.warm import COLD, WarmStarts, warm_module
 
 TIMEOUT = 60.0  # seconds a target may take for one case before it is stopped
 NOTES = "notes.txt"
@@ -113,6 +113,8 @@ def run_warm(
         status = parent.run(argv[3:], scratch.work, env, output, timeout)
     finally:
         warm.give(parent)
+    if status == COLD:
+        return None
     return status, output.read_text(encoding="utf-8", errors="replace")
 
 

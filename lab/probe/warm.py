@@ -67,7 +67,22 @@ def become(job: dict, module: str) -> int:
 
         traceback.print_exc()
         return 1
+    finally:
+        learned = Path(job["modules"])  # what the run imported: the parent imports it next time
+        learned.write_text("\n".join(sorted(sys.modules)), encoding="utf-8")
     return 0
+
+
+def learn(listing: Path) -> None:
+    """Import what the previous run imported on its way (the SDKs import lazily, on first use)."""
+    if not listing.is_file():
+        return
+    for name in listing.read_text(encoding="utf-8").split():
+        if name not in sys.modules and not name.startswith("__"):
+            try:
+                __import__(name)
+            except BaseException:  # noqa: S110 (a module that cannot be imported here is skipped)
+                continue
 
 
 def reply(message: dict) -> None:
@@ -88,6 +103,10 @@ def serve(module: str) -> int:
     reply({"ready": True})
     for line in sys.stdin:
         job = json.loads(line)
+        learn(Path(job["modules"]))
+        if threading.active_count() > 1:
+            reply({"cold": "a module the program imported started a thread"})
+            continue
         pid = os.fork()
         if pid == 0:
             return become(job, module)  # the child leaves the loop and exits as the program
@@ -98,6 +117,7 @@ def serve(module: str) -> int:
 
 
 # ---------------------------------------------------------------- the probe's side
+COLD = -1000  # WarmParent.run's answer when the program must be started cold after all
 
 
 def warm_module(argv: list[str]) -> str | None:
@@ -112,6 +132,7 @@ class WarmParent:
 
     def __init__(self, module: str, cwd: Path, env: dict[str, str]) -> None:
         self.module = module
+        self.modules = cwd / f"{module}.modules"  # what the last run imported
         self.process = subprocess.Popen(
             [sys.executable, "-m", "lab.probe.warm", module],
             cwd=cwd,
@@ -138,12 +159,21 @@ class WarmParent:
     ) -> int | None:
         """The program's exit status, or None when it was stopped at the time limit."""
         assert self.process.stdin is not None
-        job = {"args": args, "cwd": str(cwd), "env": env, "output": str(output)}
+        job = {
+            "args": args,
+            "cwd": str(cwd),
+            "env": env,
+            "output": str(output),
+            "modules": str(self.modules),
+        }
         self.process.stdin.write(json.dumps(job) + "\n")
         self.process.stdin.flush()
         started = self.read(None)
         if started is None:
             raise RuntimeError(f"the warm parent for {self.module} died")
+        if "cold" in started:
+            self.problem = started["cold"]
+            return COLD
         pid = started["pid"]
         finished = self.read(timeout)
         try:
@@ -189,7 +219,10 @@ class WarmStarts:
 
     def give(self, parent: WarmParent) -> None:
         with self.lock:
-            self.idle.setdefault(parent.module, []).append(parent)
+            if parent.problem is not None:
+                self.cold[parent.module] = parent.problem
+            else:
+                self.idle.setdefault(parent.module, []).append(parent)
 
     def close(self) -> None:
         for parent in self.everyone:
