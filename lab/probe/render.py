@@ -15,6 +15,7 @@ from lab.probe.cases import BROKEN, BY_ID, KEPT, NA
 from lab.probe.target import Target
 
 STYLE = {KEPT: "green", BROKEN: "bold red", NA: "dim"}
+MARK = {KEPT: "✓", BROKEN: "✗", NA: "–"}
 
 
 def versions(target: Target) -> dict[str, str]:
@@ -38,19 +39,22 @@ def grid(cells: Sequence[Cell]) -> tuple[list[str], list[str], dict[tuple[str, s
 
 
 def matrix_view(cells: Sequence[Cell]) -> Table:
-    """Cases down, targets across, a verdict in every cell."""
+    """Targets down, cases across, a mark in every cell (it fits 80 columns)."""
     targets, cases, by = grid(cells)
-    table = Table(title="lab probe: the matrix", title_justify="left", show_edge=False)
-    table.add_column("case")
-    table.add_column("what it breaks")
-    for name in targets:
-        table.add_column(name, no_wrap=False)
+    legend = ", ".join(f"{MARK[k]} {k}" for k in (KEPT, BROKEN, NA))
+    table = Table(
+        title=f"lab probe: the matrix ({legend})",
+        title_justify="left",
+        box=None,
+        pad_edge=False,
+        padding=(0, 1, 0, 0),
+    )
+    table.add_column("target", no_wrap=True)
     for case in cases:
-        row = [case, BY_ID[case].title]
-        for name in targets:
-            kind = by[(name, case)].verdict.kind
-            row.append(Text(kind, style=STYLE[kind]))
-        table.add_row(*row)
+        table.add_column(case, justify="center", no_wrap=True)
+    for name in targets:
+        marks = [by[(name, case)].verdict.kind for case in cases]
+        table.add_row(name, *[Text(MARK[k], style=STYLE[k]) for k in marks])
     return table
 
 
