@@ -43,8 +43,21 @@ def port_number(text: str) -> int:
     return value
 
 
+def peers_install() -> Any:
+    """lab/probe/peers/install.py (`lab peers install NAME`), when this checkout has the peers."""
+    try:
+        from lab.probe.peers import install
+    except ModuleNotFoundError as error:
+        if error.name not in ("lab.probe.peers", "lab.probe.peers.install"):
+            raise
+        return None
+    return install
+
+
 def add_parsers(sub: Any) -> None:
-    """Add `probe` and `serve` to the `lab` command's subparsers."""
+    """Add `probe`, `serve` (and the peers' `peers install`) to the `lab` subparsers."""
+    if (install := peers_install()) is not None:
+        install.add_parser(sub)
     probe = sub.add_parser(
         "probe",
         help="run the conformance cases against a harness (yours, a peer, the lab's own)",
@@ -218,4 +231,8 @@ def cmd_serve(args: argparse.Namespace, out: Console) -> int:
         raise usage_error(str(error)) from None
 
 
-COMMANDS = {"probe": cmd_probe, "serve": cmd_serve}
+def cmd_peers(args: argparse.Namespace, out: Console) -> int:
+    return peers_install().cmd_peers(args, out)
+
+
+COMMANDS = {"probe": cmd_probe, "serve": cmd_serve, "peers": cmd_peers}
