@@ -153,3 +153,21 @@ def test_a_plain_script_becomes_stages_with_faults_played_once():
     assert stages[0].answer.blocks[0]["id"] == "toolu_001"
     assert stages[1].fault.turn.blocks[1]["id"] == "toolu_a"
     assert stages[1].answer.blocks[1]["id"] == "toolu_002"  # the healthy retry: a new id
+
+
+# ---- the README tells the truth -----------------------------------------------------------------
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+
+
+def test_the_readme_case_table_is_the_catalogue():
+    for case in CASES:
+        row = f"| {case.id} | {case.title} | {case.checks} | {case.kept_when} |"
+        assert row in README, case.id
+
+
+def test_the_readme_example_loop_is_the_one_the_suite_runs():
+    section = README.split("### For harness authors", 1)[1]
+    example = section.split("```python\n", 1)[1].split("```", 1)[0]
+    body = example.split("\n\n", 2)[2]  # after the two import paragraphs
+    assert body.strip() in (Path(__file__).parent / "test_wire.py").read_text()
+    assert "def test_my_loop_keeps_the_wire_invariants" in body
