@@ -214,7 +214,11 @@ def test_the_report_reads_right_in_headless_chromium(probed, tmp_path):
     header, *rows = page.rows
     targets = header[2:]
     assert targets == [t["name"] for t in result["targets"]]
-    seen = {(target, row[0]): mark for row in rows for target, mark in zip(targets, row[2:])}
+    seen = {
+        (target, row[0]): mark
+        for row in rows
+        for target, mark in zip(targets, row[2:], strict=True)
+    }
     assert seen == {(c["target"], c["case"]): c["verdict"] for c in result["cells"]}
     broken = [c for c in result["cells"] if c["verdict"] == "broken"]
     assert len(page.opened) == len(broken)  # a break's evidence is open on the page
