@@ -1060,6 +1060,99 @@ matrix.reference.findings
 ]
 
 
+REAL: list[Cell] = [
+    md("""
+# 08 · Real harnesses on the bench
+
+> 停止标记是声明，内容块是事实；信声明就会丢活。
+>
+> *stop_reason is a declaration, the content blocks are the fact; trust the declaration and work
+> is lost.* (D1)
+
+Every notebook so far judged the lab's own harness. The harnesses people build on are somebody
+else's: an SDK's tool runner, an agent framework, a production CLI. `lab probe` puts them on the
+same bench. The lab plays the *model*: its fake Messages API on 127.0.0.1, real JSON and SSE. The
+harness under test is a program on the other end of the socket, run in a scratch folder inside a
+network namespace that holds nothing but loopback. Each numbered case provokes one fault the seed
+or the API names, and the verdict comes only from the wire, the program's exit status and a canary
+string: a call *ran* when the canary in `notes.txt` came back in its `tool_result`.
+"""),
+    py("""
+from lab.notebook import outcome, timeline, verdict
+from lab.probe import notebook as bench
+"""),
+    md("""
+## The cases
+
+Fixed ids, each tied to a guarantee of the seed (M1-M4) or a fact of the API, each one script and
+one rule for "kept".
+"""),
+    py("bench.cases()"),
+    md("""
+## The matrix
+
+The seed's two lessons, on every built-in target: P1/P1s are D1 (a tool call declared `end_turn`,
+as JSON and streamed), P4 is the pairing obligation of D3 under an answer whose tool JSON cannot be
+read. `lab probe --all` runs all fourteen cases; the README shows that matrix, measured.
+"""),
+    py("""
+result = bench.probe("--all", "--case", "P1", "P1s", "P4")
+bench.matrix(result)
+"""),
+    md("""
+## D1 in the wild
+
+Left: the anthropic SDK's own tool runner (`client.beta.messages.tool_runner(...)`, default
+settings) on P1s, request by request as the fake saw them. Right: the lab's D1, the harness with
+`trust_stop_reason=True`, turn by turn. Same answer on the wire — a tool_use block whose message
+declares `end_turn` — same fate: the call is dropped and the run ends as if the work were done.
+"""),
+    py("""
+runner = bench.cell(result, "anthropic-tool-runner", "P1s")
+d1 = outcome("D1")
+bench.beside(
+    ("anthropic-tool-runner on P1s", bench.wire(runner)),
+    ("the lab's D1 with trust_stop_reason=True", timeline(d1.after)),
+)
+"""),
+    py("verdict(d1)"),
+    questions_intro(),
+    md("**Q1.** How many requests did the tool runner send on P1s, and did its call run?"),
+    py("""
+assert runner["verdict"] == "broken"
+assert len(runner["requests"]) == 1
+len(runner["requests"]), runner["because"]
+"""),
+    md("""
+*Answer:* one. The answer held a `tool_use`, the declaration said `end_turn`, and the runner
+believed the declaration: no second request, no `tool_result`, the canary never came back — and
+the program exited 0, so nothing told its user.
+
+**Q2.** Which switch makes the lab's own harness do the same, and what does it cost?
+"""),
+    py("""
+assert dict(d1.experiment.flips) == {"trust_stop_reason": True}
+dropped = next(row for row in d1.rows if row.observable == "tool_calls_dropped")
+assert (dropped.before, dropped.after) == (0, 1)
+dict(d1.experiment.flips), (dropped.before, dropped.after)
+"""),
+    md("""
+*Answer:* `trust_stop_reason`, the one switch of M1: one call dropped, exactly as on the wire.
+
+**Q3.** Does the lab keep its own bench on these cases, and who else keeps P1s?
+"""),
+    py("""
+seen = bench.verdicts(result)
+assert all(seen[("lab-reference", case)] == "kept" for case in ("P1", "P1s"))
+sorted(target for (target, case), kind in seen.items() if case == "P1s" and kind == "kept")
+"""),
+    md("""
+*Answer:* the reference harness keeps P1 and P1s, and so does every other target that was
+installed here except the SDK's tool runner. (P4 is another story: read its row.)
+"""),
+]
+
+
 NOTEBOOKS: dict[str, list[Cell]] = {
     "00_overview.ipynb": OVERVIEW,
     "01_conveyor_belt_M1.ipynb": M1,
@@ -1069,6 +1162,7 @@ NOTEBOOKS: dict[str, list[Cell]] = {
     "05_sockets_M5.ipynb": M5,
     "06_pairing_D3.ipynb": PAIRING,
     "07_hypothesis_hunt.ipynb": HUNT,
+    "08_real_harnesses.ipynb": REAL,
 }
 
 

@@ -65,7 +65,9 @@ def add_parsers(sub: Any) -> None:
         "with the evidence. TARGET is a built-in name (lab-reference, lab-course, the peers); "
         "--cmd runs any program with the prompt as its last argument.",
     )
-    probe.add_argument("target", nargs="?", metavar="TARGET", help="a built-in target name")
+    probe.add_argument(
+        "targets", nargs="*", metavar="TARGET", help="built-in target names (see --all)"
+    )
     probe.add_argument("--all", action="store_true", help="every built-in target: the matrix")
     probe.add_argument("--cmd", metavar="COMMAND", help="probe this program (split like a shell)")
     probe.add_argument(
@@ -121,7 +123,7 @@ def usage_error(message: str) -> Exception:
 def probe_argv(args: argparse.Namespace) -> list[str]:
     """The command line that reruns this probe (used to re-enter a network namespace)."""
     argv = ["probe"]
-    argv += ["--all"] if args.all else ["--cmd", args.cmd] if args.cmd else [args.target]
+    argv += ["--all"] if args.all else ["--cmd", args.cmd] if args.cmd else list(args.targets)
     for flag in ("call", "report", "fuzz", "jobs"):
         if getattr(args, flag) is not None:
             argv += [f"--{flag}", str(getattr(args, flag))]
@@ -136,9 +138,9 @@ def chosen_targets(args: argparse.Namespace) -> list[Any]:
     from lab.probe.target import READ_NOTES
     from lab.probe.targets import TargetError, builtin, command_target, parse_call, resolve
 
-    given = [bool(args.target), args.all, args.cmd is not None]
+    given = [bool(args.targets), args.all, args.cmd is not None]
     if sum(given) != 1:
-        raise usage_error("name one target: TARGET, --all or --cmd COMMAND")
+        raise usage_error("name the targets one way: TARGET ..., --all or --cmd COMMAND")
     if args.call is not None and args.cmd is None:
         raise usage_error("--call goes with --cmd (built-in targets declare their own call)")
     try:
@@ -147,7 +149,7 @@ def chosen_targets(args: argparse.Namespace) -> list[Any]:
         if args.cmd is not None:
             call = parse_call(args.call) if args.call else READ_NOTES
             return [command_target(args.cmd, call)]
-        return [resolve(args.target)]
+        return [resolve(name) for name in dict.fromkeys(args.targets)]
     except TargetError as error:
         raise usage_error(str(error)) from None
 

@@ -9,7 +9,7 @@ from html import escape
 
 from lab.probe.bench import Cell
 from lab.probe.cases import BROKEN, BY_ID
-from lab.probe.render import grid, versions
+from lab.probe.render import versions
 from lab.probe.target import Target
 from lab.probe.trial import Exchange, result_text, short
 
@@ -92,18 +92,32 @@ def cell_section(target: Target, cell: Cell) -> str:
     return "\n".join(parts)
 
 
-def report_page(targets: Sequence[Target], cells: Sequence[Cell], isolation: str) -> str:
-    names, cases, by = grid(cells)
+def matrix_table(verdicts: Sequence[tuple[str, str, str]], links: bool = True) -> str:
+    """The matrix as an HTML table: cases down, targets across; (target, case, verdict) in."""
+    names = list(dict.fromkeys(t for t, _, _ in verdicts))
+    cases = list(dict.fromkeys(c for _, c, _ in verdicts))
+    by = {(t, c): v for t, c, v in verdicts}
     head = "".join(f"<th>{escape(n)}</th>" for n in names)
     rows = []
     for case in cases:
         tds = []
         for name in names:
-            kind = by[(name, case)].verdict.kind
-            link = f'<a href="#{anchor(name, case)}">{escape(kind)}</a>'
-            tds.append(f'<td class="{CLASS[kind]}">{link}</td>')
+            kind = by[(name, case)]
+            shown = f'<a href="#{anchor(name, case)}">{escape(kind)}</a>' if links else kind
+            tds.append(f'<td class="{CLASS[kind]}">{shown}</td>')
         title = escape(BY_ID[case].title)
         rows.append(f"<tr><th>{escape(case)}</th><td>{title}</td>{''.join(tds)}</tr>")
+    return "\n".join(
+        [
+            f'<table id="matrix"><tr><th>case</th><th>what it breaks</th>{head}</tr>',
+            *rows,
+            "</table>",
+        ]
+    )
+
+
+def report_page(targets: Sequence[Target], cells: Sequence[Cell], isolation: str) -> str:
+    cases = list(dict.fromkeys(c.case for c in cells))
     about = []
     for target in targets:
         pins = ", ".join(f"{k} {v}" for k, v in versions(target).items())
@@ -128,9 +142,7 @@ def report_page(targets: Sequence[Target], cells: Sequence[Cell], isolation: str
             f"<style>{STYLE}</style></head><body>",
             "<h1>lab probe: the matrix</h1>",
             f'<p class="meta">isolation: {escape(isolation)}</p>',
-            f'<table id="matrix"><tr><th>case</th><th>what it breaks</th>{head}</tr>',
-            *rows,
-            "</table>",
+            matrix_table([(c.target, c.case, c.verdict.kind) for c in cells]),
             "<h2>Targets</h2>",
             f"<ul>{''.join(about)}</ul>",
             "<h2>Cases</h2>",
