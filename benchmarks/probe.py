@@ -50,11 +50,9 @@ def main() -> None:
     args = parser.parse_args()
 
     targets = builtin()
-    python = [  # the peers, without the lab's own and without Claude Code (an npm package)
-        name
-        for name, target in targets.items()
-        if not name.startswith("lab-") and not any(d.startswith("npm:") for d in target.distributions)
-    ]
+    npm = {n for n, t in targets.items() if any(d.startswith("npm:") for d in t.distributions)}
+    # the peers, without the lab's own and without Claude Code (an npm package)
+    python = [name for name in targets if not name.startswith("lab-") and name not in npm]
     rows = {"python peers": python, "claude-code": ["claude-code"]}
     missing = {n: targets[n].missing() for names in rows.values() for n in names}
     for name, why in missing.items():
