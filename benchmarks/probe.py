@@ -1,6 +1,6 @@
 """How long the bench takes, and whether it says the same thing twice.
 
-Runs `lab probe` as a user runs it (in its network namespace, trials two at a time by default):
+Runs `lab probe` as a user runs it (in its network namespace, four trials at a time by default):
 every Python peer × every case (target: ≤ 60 s on 2 cores), then the Claude Code row (≤ 30 s),
 then both again, comparing the two matrices cell by cell. For each it prints the wall time and the
 CPU time of every process involved; on a machine others are using, CPU ÷ 2 is what two idle cores
@@ -45,7 +45,7 @@ def verdicts(result: dict) -> dict[tuple[str, str], str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--jobs", type=int, default=2, help="trials at once (default 2)")
+    parser.add_argument("--jobs", type=int, default=4, help="trials at once (default 4)")
     parser.add_argument("--rounds", type=int, default=2, help="runs of each row (default 2)")
     args = parser.parse_args()
 

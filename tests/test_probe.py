@@ -46,7 +46,7 @@ def cells():
     pairs = [(t, c) for t in (reference, course) for c in CASES]
     pairs += [(target, BY_ID[case]) for case, (target, _) in BREAKERS.items()]
     pairs += [(agent("careful"), BY_ID[case]) for case in ("P1", "P1s", "P11")]
-    found = probe_pairs(pairs, jobs=2)
+    found = probe_pairs(pairs)
     return {(c.target, c.case): c for c in found}
 
 

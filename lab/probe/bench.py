@@ -213,8 +213,11 @@ def probe_pairs(
     cold: bool = False,
     on_cell: Callable[[Cell], None] | None = None,
 ) -> list[Cell]:
-    """Each (target, case) pair once, in parallel; cells in the pairs' order."""
-    workers = max(1, jobs or (os.cpu_count() or 2))
+    """Each (target, case) pair once, in parallel; cells in the pairs' order.
+
+    By default two trials per core: a trial mostly waits (on its socket, a retry-after, the
+    server's shutdown), so the cores stay busy with twice as many."""
+    workers = max(1, jobs or 2 * (os.cpu_count() or 1))
     parents = Scratch.create({})
     warm = None if cold else WarmStarts(parents.work)
 

@@ -85,7 +85,9 @@ def add_parsers(sub: Any) -> None:
     probe.add_argument(
         "--fuzz", type=positive, metavar="N", help="N generated scripts; print the smallest breaker"
     )
-    probe.add_argument("--jobs", type=positive, metavar="N", help="trials at once (default: cores)")
+    probe.add_argument(
+        "--jobs", type=positive, metavar="N", help="trials at once (default: twice the cores)"
+    )
     probe.add_argument(
         "--timeout", type=positive, default=60, metavar="S", help="seconds per trial (default 60)"
     )

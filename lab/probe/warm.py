@@ -5,18 +5,23 @@ alone takes about a second). For a target started as `python -m MODULE ...` by t
 a warm parent (`python -m lab.probe.warm MODULE`) imports MODULE once, not as __main__ (its
 framework imports run; its `if __name__ == "__main__"` part does not). Each trial forks the parent,
 and the child becomes the program: a session of its own, the trial's working folder, environment
-(the parent's is replaced whole), output file and argv; then MODULE runs as __main__ from the top
-and the child exits the normal way. The program cannot tell the difference, except that its
-framework was imported before its environment was set: a library that reads the environment at
-import time sees the parent's (the same minimal environment, with the target's own variables).
+(the parent's is replaced whole), output file and argv; then MODULE runs as __main__ from the top,
+and the child ends the way the interpreter ends a program (threads joined, atexit run, output
+flushed). The program cannot tell, except that its framework was imported before its environment
+was set: a library that reads the environment at import time sees the parent's (the same minimal
+environment, with the target's own variables). What a run imports on the way (SDKs import lazily)
+the parent imports before the next fork.
 
 The parent is started with that environment in a scratch folder of its own, inside the probe's
-network namespace. If importing left a thread running, forking is not safe: the parent says so
-and the probe starts that target cold (`python -m MODULE` per trial), as it does for `--cold`.
+network namespace; it runs several children at once. If an import left a thread running, forking
+is not safe: the parent says so and the probe starts that target cold (`python -m MODULE` per
+trial), as it does for every other target.
 """
 
 from __future__ import annotations
 
+import atexit
+import gc
 import json
 import os
 import runpy
@@ -27,8 +32,9 @@ import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
-# ---------------------------------------------------------------- the parent's side (in the fork)
+# ---------------------------------------------------------------- the parent (and the child)
 
 
 def exit_code(code: object) -> int:
@@ -51,7 +57,7 @@ def become(job: dict, module: str) -> int:
     os.dup2(output, 1)
     os.dup2(output, 2)
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-    sys.stdin = open(os.devnull)  # noqa: SIM115 (the program's stdin for its whole life)
+    sys.stdin = open(os.devnull)  # the program's stdin for its whole life
     import tempfile
 
     tempfile.tempdir = None  # so TMPDIR is read again
@@ -73,6 +79,20 @@ def become(job: dict, module: str) -> int:
     return 0
 
 
+def leave(code: int) -> NoReturn:
+    """End the child as the interpreter ends a program — its threads joined, atexit run, output
+    flushed — but without tearing down the thousand modules it inherited (that teardown touches
+    every page the parent shares and costs more than a short run)."""
+    threading._shutdown()  # the interpreter's own wait for non-daemon threads
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
 def learn(listing: Path) -> None:
     """Import what the previous run imported on its way (the SDKs import lazily, on first use)."""
     if not listing.is_file():
@@ -81,17 +101,17 @@ def learn(listing: Path) -> None:
         if name not in sys.modules and not name.startswith("__"):
             try:
                 __import__(name)
-            except BaseException:  # noqa: S110 (a module that cannot be imported here is skipped)
+            except BaseException:  # a module that cannot be imported here is simply skipped
                 continue
 
 
 def reply(message: dict) -> None:
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
+    os.write(1, (json.dumps(message) + "\n").encode())
 
 
 def serve(module: str) -> int:
-    """Import `module`, then fork one child per job line on stdin, one at a time."""
+    """Import `module`; then, for each job line on stdin, fork a child that becomes the program,
+    and report each child's exit status (and CPU time) as it ends. Ends at end of input."""
     try:
         __import__(module)
     except BaseException as error:
@@ -100,19 +120,43 @@ def serve(module: str) -> int:
     if threading.active_count() > 1:
         reply({"ready": False, "why": f"importing {module} started a thread"})
         return 0
+    woken, wake = os.pipe()
+    os.set_blocking(wake, False)
+    signal.set_wakeup_fd(wake)
+    signal.signal(signal.SIGCHLD, lambda *_: None)  # a child ended: the wakeup fd says so
     reply({"ready": True})
-    for line in sys.stdin:
-        job = json.loads(line)
-        learn(Path(job["modules"]))
-        if threading.active_count() > 1:
-            reply({"cold": "a module the program imported started a thread"})
-            continue
-        pid = os.fork()
-        if pid == 0:
-            return become(job, module)  # the child leaves the loop and exits as the program
-        reply({"pid": pid})
-        _, status = os.waitpid(pid, 0)
-        reply({"status": os.waitstatus_to_exitcode(status)})
+    running: dict[int, str] = {}  # pid -> job id
+    pending, open_input = b"", True
+    while open_input or running:
+        readable, _, _ = select.select([0, woken] if open_input else [woken], [], [])
+        if woken in readable:
+            os.read(woken, 4096)
+        while running and (ended := os.wait4(-1, os.WNOHANG))[0]:
+            pid, status, usage = ended
+            code = os.waitstatus_to_exitcode(status)
+            cpu = usage.ru_utime + usage.ru_stime
+            reply({"id": running.pop(pid), "status": code, "cpu": cpu})
+        if 0 in readable:
+            data = os.read(0, 65536)
+            open_input = bool(data)
+            pending += data
+            while b"\n" in pending:
+                line, pending = pending.split(b"\n", 1)
+                job = json.loads(line)
+                learn(Path(job["modules"]))
+                if threading.active_count() > 1:
+                    reply({"id": job["id"], "cold": "an import started a thread"})
+                    continue
+                gc.freeze()  # what is here now is never collected in a child: pages stay shared
+                pid = os.fork()
+                if pid == 0:
+                    signal.set_wakeup_fd(-1)
+                    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                    os.close(woken)
+                    os.close(wake)
+                    leave(become(job, module))  # the child never comes back to this loop
+                running[pid] = job["id"]
+                reply({"id": job["id"], "pid": pid})
     return 0
 
 
@@ -127,8 +171,15 @@ def warm_module(argv: list[str]) -> str | None:
     return None
 
 
+@dataclass
+class Job:
+    started: threading.Event = field(default_factory=threading.Event)
+    ended: threading.Event = field(default_factory=threading.Event)
+    answers: dict = field(default_factory=dict)
+
+
 class WarmParent:
-    """One warm parent process; runs one trial at a time."""
+    """One warm parent process, shared by the probe's worker threads: a job per trial."""
 
     def __init__(self, module: str, cwd: Path, env: dict[str, str]) -> None:
         self.module = module
@@ -142,91 +193,94 @@ class WarmParent:
             stderr=subprocess.DEVNULL,
             text=True,
         )
-        ready = self.read(None) or {"ready": False, "why": "the warm parent exited"}
-        self.problem = None if ready.get("ready") else ready.get("why", "not ready")
-
-    def read(self, timeout: float | None) -> dict | None:
         assert self.process.stdout is not None
-        if timeout is not None:
-            ready, _, _ = select.select([self.process.stdout], [], [], timeout)
-            if not ready:
-                return None
-        line = self.process.stdout.readline()
-        return json.loads(line) if line else None
+        first = self.process.stdout.readline()
+        ready = json.loads(first) if first else {"why": "the warm parent exited"}
+        self.problem = None if ready.get("ready") else ready.get("why", "not ready")
+        self.jobs: dict[str, Job] = {}
+        self.lock = threading.Lock()
+        self.counter = 0
+        self.reader = threading.Thread(target=self.read_answers, daemon=True)
+        self.reader.start()
+
+    def read_answers(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            answer = json.loads(line)
+            job = self.jobs[answer["id"]]
+            job.answers.update(answer)
+            (job.ended if "status" in answer or "cold" in answer else job.started).set()
+            if "cold" in answer:
+                job.started.set()
+        for job in list(self.jobs.values()):  # the parent died: nobody waits forever
+            job.started.set()
+            job.ended.set()
 
     def run(
         self, args: list[str], cwd: Path, env: dict[str, str], output: Path, timeout: float
     ) -> int | None:
-        """The program's exit status, or None when it was stopped at the time limit."""
+        """The program's exit status, None when it was stopped at the time limit, or COLD."""
         assert self.process.stdin is not None
-        job = {
-            "args": args,
-            "cwd": str(cwd),
-            "env": env,
-            "output": str(output),
-            "modules": str(self.modules),
-        }
-        self.process.stdin.write(json.dumps(job) + "\n")
-        self.process.stdin.flush()
-        started = self.read(None)
-        if started is None:
-            raise RuntimeError(f"the warm parent for {self.module} died")
-        if "cold" in started:
-            self.problem = started["cold"]
+        with self.lock:
+            self.counter += 1
+            ident = str(self.counter)
+            job = self.jobs[ident] = Job()
+            order = {"id": ident, "args": args, "cwd": str(cwd), "env": env}
+            order.update(output=str(output), modules=str(self.modules))
+            self.process.stdin.write(json.dumps(order) + "\n")
+            self.process.stdin.flush()
+        job.started.wait()
+        if "cold" in job.answers or "pid" not in job.answers:
+            self.problem = job.answers.get("cold", f"the warm parent for {self.module} died")
             return COLD
-        pid = started["pid"]
-        finished = self.read(timeout)
+        pid = job.answers["pid"]
+        finished = job.ended.wait(timeout)
         try:
             os.killpg(pid, signal.SIGKILL)  # at the limit: the program; after: what it left
         except ProcessLookupError:
             pass
-        if finished is None:
-            self.read(None)  # its status, now that it was stopped
-            return None
-        return finished["status"]
+        job.ended.wait()
+        return job.answers.get("status") if finished else None
 
     def close(self) -> None:
         if self.process.stdin is not None:
             self.process.stdin.close()
         self.process.wait()
+        self.reader.join()
 
 
 @dataclass
 class WarmStarts:
-    """Warm parents by module, shared by the probe's worker threads; `close` ends them all."""
+    """One warm parent per module, started on first use; `close` ends them all."""
 
-    base: Path  # a folder for the parents' own HOME and working folder
-    idle: dict[str, list[WarmParent]] = field(default_factory=dict)
+    base: Path  # the parents' own working folder
+    parents: dict[str, WarmParent | None] = field(default_factory=dict)
     cold: dict[str, str] = field(default_factory=dict)  # module -> why it starts cold
-    everyone: list[WarmParent] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.lock = threading.Lock()
+        self.starting: dict[str, threading.Lock] = {}
 
     def take(self, module: str, env: dict[str, str]) -> WarmParent | None:
         with self.lock:
-            if module in self.cold:
-                return None
-            if self.idle.get(module):
-                return self.idle[module].pop()
-        parent = WarmParent(module, self.base, env)
-        with self.lock:
-            self.everyone.append(parent)
-            if parent.problem is not None:
-                self.cold[module] = parent.problem
-                return None
-        return parent
+            starting = self.starting.setdefault(module, threading.Lock())
+        with starting:  # one start per module; the others wait for it
+            if module not in self.parents:
+                parent = WarmParent(module, self.base, env)
+                self.parents[module] = parent
+                if parent.problem is not None:
+                    self.cold[module] = parent.problem
+        parent = self.parents[module]
+        return None if parent is None or parent.problem is not None else parent
 
     def give(self, parent: WarmParent) -> None:
-        with self.lock:
-            if parent.problem is not None:
-                self.cold[parent.module] = parent.problem
-            else:
-                self.idle.setdefault(parent.module, []).append(parent)
+        if parent.problem is not None:
+            self.cold[parent.module] = parent.problem
 
     def close(self) -> None:
-        for parent in self.everyone:
-            parent.close()
+        for parent in self.parents.values():
+            if parent is not None:
+                parent.close()
 
 
 if __name__ == "__main__":
