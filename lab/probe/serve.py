@@ -38,10 +38,14 @@ class Served:
 
 
 class Greeter:
-    """No script: every request gets the same short text answer."""
+    """No script: every request gets the same short text answer (used up once it was given)."""
 
     def __init__(self) -> None:
         self.log: list = []
+
+    @property
+    def consumed(self) -> bool:
+        return bool(self.log)
 
     def __call__(self, request: Any) -> Any:
         from lab.model import turn
@@ -198,15 +202,22 @@ def serve_command(
 
 def loopback_server(api: Any, port: int) -> Any:
     """A FakeServer on `port` (0: any free port)."""
-    import inspect
+    from http.server import ThreadingHTTPServer
 
     from lab.model.server import FakeServer
 
+    server = FakeServer(api)
     if port == 0:
-        return FakeServer(api)
-    if "port" in inspect.signature(FakeServer).parameters:
-        return FakeServer(api, port=port)
-    raise ServeError("--port needs a FakeServer that takes a port (lab.model.server)")
+        return server
+    # FakeServer always binds a free port; rebind its handler to the one asked for.
+    server.httpd.server_close()
+    try:
+        server.httpd = ThreadingHTTPServer(("127.0.0.1", port), server.handler_class())
+    except OSError as error:
+        raise ServeError(f"--port {port}: {error.strerror or error}") from None
+    server.url = f"http://127.0.0.1:{port}"
+    server.thread = threading.Thread(target=server.httpd.serve_forever, daemon=True)
+    return server
 
 
 def finish_answers(timeout: float = 10.0) -> None:
