@@ -105,7 +105,7 @@ def run_warm(
 ) -> tuple[int | None, str] | None:
     """Fork the program from a warm parent (see warm.py); None when it must start cold."""
     module = warm_module(argv)
-    parent = warm.take(module, env) if module else None
+    parent = warm.take(module) if module else None
     if parent is None:
         return None
     output = scratch.root / "output.txt"
@@ -158,8 +158,12 @@ def run_trial(
             text = text.replace(secret, shown)
         return text
 
+    def cleaned(body: object) -> object:
+        text = json.dumps(body)
+        return json.loads(clean(text)) if str(scratch.root) in text else body
+
     exchanges = [
-        Exchange(e.number, e.method, e.path, e.body, e.status, clean(e.answer), e.played)
+        Exchange(e.number, e.method, e.path, cleaned(e.body), e.status, clean(e.answer), e.played)
         for e in recorder.exchanges
     ]
     tail = "\n".join(clean(output).splitlines()[-OUTPUT_LINES:])
@@ -219,7 +223,8 @@ def probe_pairs(
     server's shutdown), so the cores stay busy with twice as many."""
     workers = max(1, jobs or 2 * (os.cpu_count() or 1))
     parents = Scratch.create({})
-    warm = None if cold else WarmStarts(parents.work)
+    extra = {warm_module(t.argv("", parents.work)): t.env for t, _ in pairs}
+    warm = None if cold else WarmStarts(parents, extra)
 
     def one(pair: tuple[Target, Case]) -> Cell:
         cell = run_trial(*pair, timeout=timeout, warm=warm)

@@ -11,9 +11,10 @@ side call (a title, a summary): it gets a short text answer and moves nothing.
 
 from __future__ import annotations
 
+import itertools
 import json
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from lab.model.script import ApiError, ModelRequest, Turn, tool_use_id, turn
@@ -71,7 +72,7 @@ def stages_from_script(script: Sequence[object]) -> list[Stage]:
     Tool_use blocks without an id get one (toolu_001, ...). An HTTP fault (an ApiError) is the
     first attempt of the turn after it; a fault that wraps a turn (a broken stream, a cut
     call) is the first attempt of a stage whose healthy answer is that turn, new ids given."""
-    counter = iter(range(1, 10_000))
+    counter = itertools.count(1)
 
     def ids(played: Turn) -> Turn:
         blocks = tuple(
@@ -206,7 +207,7 @@ class Conversation:
                 sign = self._sign(block)
                 if sign is not None:
                     latest, ours = max(latest, sign), True
-                elif self.marker in _text_of(block) or self.marker in json.dumps(block):
+                elif self.marker in _text_of(block):
                     ours = True
         return latest + 1 if ours else None
 
@@ -220,11 +221,7 @@ class Conversation:
             return self._signs.get(block.get("text"))
         return None
 
-    # ---------------------------------------------------------------- questions
-    def at(self, stage: int) -> Iterator[Played]:
-        return (p for p in self.log if p.stage == stage)
-
     @property
     def consumed(self) -> bool:
         """Every stage was answered at least once."""
-        return all(any(True for _ in self.at(k)) for k in range(len(self.stages)))
+        return {p.stage for p in self.log} >= set(range(len(self.stages)))

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lab.probe.conversation import Played, Stage
+from lab.probe.conversation import Played, Stage, turn_of
 
 
 @dataclass(frozen=True)
@@ -118,8 +118,7 @@ class Trial:
         return None
 
     def stage_ids(self, stage: int, *, fault: bool = False) -> list[str]:
-        from lab.probe.conversation import turn_of
-
+        """The tool_use ids of a stage's healthy answer (or of its fault)."""
         step = self.stages[stage].fault if fault else self.stages[stage].answer
         played = turn_of(step)
         return [b["id"] for b in played.blocks if b.get("type") == "tool_use"] if played else []

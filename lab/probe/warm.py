@@ -30,9 +30,12 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
+
+from lab.probe.sandbox import Scratch, environment
 
 # ---------------------------------------------------------------- the parent (and the child)
 
@@ -253,7 +256,8 @@ class WarmParent:
 class WarmStarts:
     """One warm parent per module, started on first use; `close` ends them all."""
 
-    base: Path  # the parents' own working folder
+    scratch: Scratch  # the parents' own working folder, HOME and TMPDIR
+    target_env: dict[str | None, Mapping[str, str]]  # each module's target's own variables
     parents: dict[str, WarmParent | None] = field(default_factory=dict)
     cold: dict[str, str] = field(default_factory=dict)  # module -> why it starts cold
 
@@ -261,12 +265,15 @@ class WarmStarts:
         self.lock = threading.Lock()
         self.starting: dict[str, threading.Lock] = {}
 
-    def take(self, module: str, env: dict[str, str]) -> WarmParent | None:
+    def take(self, module: str) -> WarmParent | None:
         with self.lock:
             starting = self.starting.setdefault(module, threading.Lock())
         with starting:  # one start per module; the others wait for it
             if module not in self.parents:
-                parent = WarmParent(module, self.base, env)
+                # The environment a trial gets, but no model yet (nothing listens on port 9).
+                extra = self.target_env.get(module, {})
+                env = environment(self.scratch, "http://127.0.0.1:9", extra, None)
+                parent = WarmParent(module, self.scratch.work, env)
                 self.parents[module] = parent
                 if parent.problem is not None:
                     self.cold[module] = parent.problem
