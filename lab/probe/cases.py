@@ -62,19 +62,19 @@ def finish() -> Stage:
     return Stage(turn(DONE))
 
 
+# For each JSON type, a value of another type (bool first: in Python a bool is an int).
+WRONG_TYPE = (
+    (bool, "yes"),
+    (str, 12345),
+    (int | float, "not a number"),
+    (list, {"not": "a list"}),
+    (dict, ["not", "an", "object"]),
+)
+
+
 def wrong_type(value: object) -> object:
     """A value of another JSON type than `value`: what a schema must refuse."""
-    if isinstance(value, bool):
-        return "yes"
-    if isinstance(value, str):
-        return 12345
-    if isinstance(value, int | float):
-        return "not a number"
-    if isinstance(value, list):
-        return {"not": "a list"}
-    if isinstance(value, dict):
-        return ["not", "an", "object"]
-    return 0
+    return next((wrong for kind, wrong in WRONG_TYPE if isinstance(value, kind)), 0)
 
 
 def invalid_input(input: dict) -> dict:
@@ -96,6 +96,11 @@ def answered_line(trial: Trial, tool_id: str) -> str:
     flag = "is_error=true" if block.get("is_error") else "is_error=false"
     canary = ", canary seen" if trial.canary_in(block) else ""
     return f"request #{exchange.number} answers {tool_id}: {flag}{canary}"
+
+
+def unclean(trial: Trial) -> str:
+    """Why the program's end was not clean: it failed, or it never ended (stopped)."""
+    return "the harness crashed" if trial.exit.status is not None else "the run did not end"
 
 
 def rejection_lines(trial: Trial) -> list[str]:
@@ -168,7 +173,7 @@ def judge_unknown_tool(trial: Trial) -> Verdict:
     if not is_error:
         problems.append("no is_error result" if found else "no result")
     if not trial.exit.clean:
-        problems.append("the harness crashed" if trial.exit.status else "the run did not end")
+        problems.append(unclean(trial))
     return verdict(
         not problems,
         f"the unknown tool {UNKNOWN_TOOL} got an is_error result, no crash",
@@ -219,7 +224,7 @@ def judge_invalid_json(trial: Trial) -> Verdict:
     if trial.rejections():
         problems.append("a later request broke the pairing")
     if not trial.exit.clean:
-        problems.append("the harness crashed" if trial.exit.status else "the run did not end")
+        problems.append(unclean(trial))
     how = "answered" if answered else "dropped and asked again"
     return verdict(
         not problems,
@@ -305,7 +310,7 @@ def judge_retried(trial: Trial) -> Verdict:
     if final is None:
         problems.append("the run never asked for its final answer")
     if not trial.exit.clean:
-        problems.append("the run did not end cleanly")
+        problems.append(unclean(trial))
     return verdict(
         not problems,
         f"retried ({len(attempts) - 1} retry), the run completed",
@@ -334,7 +339,7 @@ def judge_survived_stream(trial: Trial) -> Verdict:
     if trial.rejections():
         problems.append("a later request left a tool_use unanswered")
     if not trial.exit.clean:
-        problems.append("the harness crashed" if trial.exit.status else "the run did not end")
+        problems.append(unclean(trial))
     kept_partial = any(
         b.get("id") == partial
         for e in trial.exchanges
@@ -427,7 +432,7 @@ def judge_long_run(trial: Trial) -> Verdict:
     if trial.rejections():
         problems.append("a request was rejected")
     if not trial.exit.clean:
-        problems.append("the run did not end cleanly")
+        problems.append(unclean(trial))
     return verdict(
         not problems,
         f"all {LONG_RUN} answers asked for, every request valid",
