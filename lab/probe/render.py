@@ -18,18 +18,23 @@ STYLE = {KEPT: "green", BROKEN: "bold red", NA: "dim"}
 MARK = {KEPT: "✓", BROKEN: "✗", NA: "–"}
 
 
-def versions(target: Target) -> dict[str, str]:
-    """The installed version of each distribution the target declares ("?" if unknown)."""
-    found = {}
-    for name in target.distributions:
-        if name.startswith("npm:"):
-            found[name] = "npm"
-            continue
+def installed(distribution: str) -> str | None:
+    """A pip distribution's installed version; "npm:<package>" as the peers install it."""
+    if distribution.startswith("npm:"):
         try:
-            found[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            found[name] = "not installed"
-    return found
+            from lab.probe.peers.install import installed_version
+        except ModuleNotFoundError:
+            return None
+        return installed_version(distribution)
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def versions(target: Target) -> dict[str, str]:
+    """The installed version of each distribution the target declares."""
+    return {name: installed(name) or "not installed" for name in target.distributions}
 
 
 def grid(cells: Sequence[Cell]) -> tuple[list[str], list[str], dict[tuple[str, str], Cell]]:
