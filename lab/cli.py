@@ -18,6 +18,7 @@ from rich.table import Table
 
 from lab.experiment import MECHANISMS, ExperimentError, load_all, run_experiment, select
 from lab.live import DEFAULT_MODEL, LiveError, live_client, live_run
+from lab.predict import NoMoreInput, run_with_predictions
 from lab.report import (
     experiment_runs_view,
     flips_text,
@@ -66,6 +67,9 @@ def build_parser() -> Parser:
     run = sub.add_parser("run", parents=[common], help="run experiments, print before→after")
     run.add_argument("ids", nargs="*", metavar="ID", help="experiment ids (default: all)")
     run.add_argument("--json", action="store_true", help="print only JSON on stdout")
+    run.add_argument(
+        "--predict", action="store_true", help="ask for each observable's after value first"
+    )
     run.add_argument(
         "--switch",
         action="append",
@@ -147,8 +151,15 @@ def cmd_run(args: argparse.Namespace, out: Console) -> int:
         base = base.flipped(**dict(parse_switch(s) for s in args.switch))
     except KeyError as error:
         raise UsageError(error.args[0]) from None
+    if args.predict and args.json:
+        raise UsageError("--predict asks questions on the terminal; it cannot go with --json")
     experiments = select(load_all(args.dir), args.ids)
     outcomes = [run_experiment(e, base) for e in experiments]
+    if args.predict:
+        try:
+            return run_with_predictions(outcomes, out, args.lang, sys.stdin)
+        except NoMoreInput as error:
+            raise UsageError(str(error)) from None
     if args.json:
         print(json.dumps(outcomes_json(outcomes), ensure_ascii=False, indent=2))
     else:
