@@ -16,6 +16,7 @@ from types import ModuleType
 from rich.console import Console
 from rich.table import Table
 
+from lab import exercises
 from lab.experiment import MECHANISMS, ExperimentError, load_all, run_experiment, select
 from lab.live import DEFAULT_MODEL, LiveError, live_client, live_run
 from lab.predict import NoMoreInput, run_with_predictions
@@ -90,6 +91,11 @@ def build_parser() -> Parser:
     hunt.add_argument("--out", type=Path, metavar="FILE", help="write the experiment file here")
     hunt.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     hunt.add_argument("--examples", type=int, metavar="N", help="generated cases to try")
+    check = sub.add_parser("check", help="check a student's exercise (hidden checks, hints)")
+    check.add_argument("exercise", nargs="?", metavar="EXERCISE", help="e.g. m4_rule_set")
+    check.add_argument("--file", type=Path, metavar="FILE", help="the student's file")
+    check.add_argument("--list", action="store_true", help="every exercise and its checks")
+    check.add_argument("--lang", choices=["en", "zh"], default="en", help="output language")
     live = sub.add_parser("live", help="the reference harness with a real model, tools simulated")
     live.add_argument("prompt", help="what to ask the model")
     live.add_argument(
@@ -213,6 +219,23 @@ def cmd_live(args: argparse.Namespace, out: Console) -> int:
     return 0 if harness.ended == "done" else 1
 
 
+def cmd_check(args: argparse.Namespace, out: Console) -> int:
+    """pass (0) or fail (1) per hidden check, with hints; --list for the teacher."""
+    if args.list:
+        out.print(exercises.list_view(args.lang))
+        return 0
+    if not args.exercise:
+        raise UsageError(f"name an exercise ({', '.join(exercises.EXERCISES)}) or use --list")
+    try:
+        results = exercises.check(args.exercise, args.file)
+    except exercises.ExerciseError as error:
+        raise UsageError(str(error)) from None
+    exercise = exercises.EXERCISES[args.exercise]
+    path = (args.file or exercises.starter_path(exercise)).resolve()
+    out.print(exercises.results_view(exercise, path, results, args.lang))
+    return 0 if all(r.passed for r in results) else 1
+
+
 COMMANDS = {
     "list": cmd_list,
     "run": cmd_run,
@@ -221,6 +244,7 @@ COMMANDS = {
     "matrix": cmd_matrix,
     "hunt": cmd_hunt,
     "live": cmd_live,
+    "check": cmd_check,
 }
 
 
