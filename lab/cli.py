@@ -91,6 +91,8 @@ def build_parser() -> Parser:
     hunt.add_argument("--out", type=Path, metavar="FILE", help="write the experiment file here")
     hunt.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     hunt.add_argument("--examples", type=int, metavar="N", help="generated cases to try")
+    report = sub.add_parser("report", parents=[common], help="every experiment on one page")
+    report.add_argument("--html", type=Path, required=True, metavar="FILE", help="write it here")
     check = sub.add_parser("check", help="check a student's exercise (hidden checks, hints)")
     check.add_argument("exercise", nargs="?", metavar="EXERCISE", help="e.g. m4_rule_set")
     check.add_argument("--file", type=Path, metavar="FILE", help="the student's file")
@@ -219,6 +221,18 @@ def cmd_live(args: argparse.Namespace, out: Console) -> int:
     return 0 if harness.ended == "done" else 1
 
 
+def cmd_report(args: argparse.Namespace, out: Console) -> int:
+    """The projector page: panorama, claims with grades, every experiment side by side."""
+    from lab import html_report  # lazily: only this command draws pages
+
+    if not args.html.parent.is_dir():
+        raise UsageError(f"--html {args.html}: no folder {args.html.parent}")
+    outcomes = [run_experiment(e) for e in load_all(args.dir)]
+    html_report.write(args.html, outcomes, args.lang)
+    out.print(f"wrote {args.html} ({len(outcomes)} experiments)")
+    return 0 if all(o.reproduced for o in outcomes) else 1
+
+
 def cmd_check(args: argparse.Namespace, out: Console) -> int:
     """pass (0) or fail (1) per hidden check, with hints; --list for the teacher."""
     if args.list:
@@ -245,6 +259,7 @@ COMMANDS = {
     "hunt": cmd_hunt,
     "live": cmd_live,
     "check": cmd_check,
+    "report": cmd_report,
 }
 
 
