@@ -23,6 +23,7 @@ from lab.predict import NoMoreInput, run_with_predictions
 from lab.report import (
     experiment_runs_view,
     flips_text,
+    grade_label,
     outcome_view,
     outcomes_json,
     run_view,
@@ -117,11 +118,12 @@ def cmd_list(args: argparse.Namespace, out: Console) -> int:
         if not group:
             continue
         table = Table(title=f"{mechanism} · {names[0]} · {names[1]}", title_justify="left")
-        for column in ("id", "switch", "title", "takeaway"):
+        for column in ("id", "grade", "switch", "title", "takeaway"):
             table.add_column(column)
         for e in group:
+            grade = grade_label(e.grade, args.lang)
             table.add_row(
-                e.id, flips_text(dict(e.flips)), e.title[args.lang], e.takeaway[args.lang]
+                e.id, grade, flips_text(dict(e.flips)), e.title[args.lang], e.takeaway[args.lang]
             )
         out.print(table)
     return 0

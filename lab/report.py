@@ -74,12 +74,21 @@ def flips_text(flips: dict[str, Any]) -> str:
     return ", ".join(f"Switches.{name} = {value}" for name, value in flips.items())
 
 
+BEYOND = {"en": "beyond the seed", "zh": "本文之外"}
+
+
+def grade_label(grade: str, lang: str = "en") -> str:
+    """The seed's evidence grade as the seed prints it: 【一】【二】【三】, or beyond the seed."""
+    return BEYOND[lang] if grade == "beyond" else f"【{grade}】"
+
+
 def heading(experiment: Experiment, lang: str) -> Text:
     mechanism = MECHANISMS[experiment.mechanism][0 if lang == "en" else 1]
     return Text.assemble(
         (f"{experiment.id}", "bold"),
         f" · {experiment.mechanism} {mechanism} · ",
         (experiment.title[lang], "bold"),
+        (f" · {grade_label(experiment.grade, lang)}", "cyan"),
     )
 
 
@@ -121,6 +130,8 @@ def outcomes_json(outcomes: list[Outcome]) -> dict[str, Any]:
             {
                 "id": o.experiment.id,
                 "mechanism": o.experiment.mechanism,
+                "grade": o.experiment.grade,
+                "source": o.experiment.source,
                 "title": dict(o.experiment.title),
                 "takeaway": dict(o.experiment.takeaway),
                 "flips": dict(o.experiment.flips),

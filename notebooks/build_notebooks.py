@@ -133,7 +133,7 @@ for e in load_all():
 | `03_chain_of_checks_M3` | M3 扫码口: cheap checks first, the human last; the read cap (D9, D17) |
 | `04_gates_M4` | M4 门禁: deny → ask → allow; the workspace wall (D4, D10, D11) |
 | `05_sockets_M5` | M5 插线口: audit loss, hooks only tighten, the Stop guard (D12–D16) |
-| `06_pairing_D3` | the pairing obligation: every tool_use owes a tool_result (D3, D3b) |
+| `06_pairing_D3` | the pairing obligation: every tool_use owes a tool_result (D23, D3) |
 | `07_hypothesis_hunt` | hypothesis finds a fault by itself and shrinks it to the smallest script |
 """),
 ]
@@ -825,7 +825,7 @@ the run only ends at the turn limit.
 
 PAIRING: list[Cell] = [
     md("""
-# 06 · The pairing obligation (D3): every tool_use owes a tool_result
+# 06 · The pairing obligation (D23, D3): every tool_use owes a tool_result
 
 From the seed's gates section: a denied call is not simply skipped. First a tool result saying
 "denied" is appended (被拒也要补一条结果), then the loop goes on. This is the obligation the
@@ -847,11 +847,11 @@ from lab.trace import ResultAppended
     md("""
 ## One turn at a time
 
-D3: "clean up the workspace", with a deny rule for `rm`. The model lists the files and, in the same
+D23: "clean up the workspace", with a deny rule for `rm`. The model lists the files and, in the same
 answer, tries to remove the cache.
 """),
     py("""
-d3 = experiment("D3")
+d3 = experiment("D23")
 ledger = Stepper(d3.scenario)
 ledger.step()
 """),
@@ -871,16 +871,16 @@ pair.step()
 protected, unprotected = pair.finish()
 html(messages_view(unprotected.messages, "the history the API rejected"))
 """),
-    py('verdict(outcome("D3"))'),
+    py('verdict(outcome("D23"))'),
     md("""
-## Trimming in pairs (D3b)
+## Trimming in pairs (D3)
 
 The history is trimmed to the last 3 messages before each call (`keep_last=3`), an odd window: the
 kept tail opens on a `tool_result` message. Protected, the trimmer pulls its `tool_use` message in
 as well; unprotected, it cuts between them.
 """),
     py("""
-d3b = outcome("D3b")
+d3b = outcome("D3")
 side_by_side(d3b.before, d3b.after, ("reference harness", "pair_protection=False"), turns=[4])
 """),
     py("""
@@ -899,7 +899,7 @@ html(messages_view(sent, "sent in turn 4, unprotected"))
     questions_intro(),
     md("**Q1.** Which call was left without a result, and what did the API say?"),
     py("""
-(rejection,) = outcome("D3").after.api.rejections
+(rejection,) = outcome("D23").after.api.rejections
 assert rejection.status == 400 and "toolu_002" in rejection.message
 rejection.message
 """),
@@ -909,7 +909,7 @@ rejection.message
 **Q2.** What did the reference send back for the denied call?
 """),
     py("""
-run = outcome("D3").before
+run = outcome("D23").before
 denied = next(e for e in run.trace.of(ResultAppended) if e.call_id == "toolu_002")
 assert denied.is_error and denied.content.startswith("Blocked at permission")
 assert pairs_intact(run)
@@ -918,10 +918,10 @@ denied.content
     md("""
 *Answer:* an `is_error` result naming the stage that stopped it and why.
 
-**Q3.** Why is the unprotected trimmed history of D3b illegal?
+**Q3.** Why is the unprotected trimmed history of D3 illegal?
 """),
     py("""
-sent = outcome("D3b").after.api.requests[-1]["messages"]
+sent = outcome("D3").after.api.requests[-1]["messages"]
 kept_result = sent[2]["content"][0]
 uses = [b["id"] for m in sent if isinstance(m["content"], list) for b in m["content"] if "id" in b]
 assert kept_result["type"] == "tool_result" and kept_result["tool_use_id"] == "toolu_002"

@@ -224,8 +224,8 @@ def test_list_shows_every_id_grouped_by_mechanism(lab):
     assert order == sorted(set(order)) == sorted({e.mechanism for e in EXPERIMENTS})
 
 
-def test_show_d3_contains_the_fake_api_s_real_400_text(lab):
-    code, out, err = lab("show", "D3")
+def test_show_d23_contains_the_fake_api_s_real_400_text(lab):
+    code, out, err = lab("show", "D23")
     assert code == 0 and err == ""
     expected = (
         "`tool_use` ids were found without `tool_result` blocks immediately after: "
