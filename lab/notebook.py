@@ -337,9 +337,23 @@ def side_by_side(
     return View(transcript.side_by_side(a, b, titles, list(turns) or None, lang, LIMIT), WIDE)
 
 
-def verdict(result: Outcome) -> View:
+def verdict(result: Outcome, lang: str = "en") -> View:
     """An experiment's observables before → after, as `lab run` prints them."""
-    return View(report.outcome_view(result))
+    return View(report.outcome_view(result, lang))
+
+
+def panorama(outcomes: Sequence[Outcome], lang: str = "en") -> Picture:
+    """One call's path, each experiment's break lit where it happens (lab/panorama.py)."""
+    from lab.panorama import panorama_svg
+
+    return Picture(panorama_svg(outcomes, lang))
+
+
+def claims(outcomes: Sequence[Outcome], lang: str = "en") -> Picture:
+    """The claims table with evidence grades, as on the projector page."""
+    from lab.html_report import claims_table
+
+    return Picture(claims_table(list(outcomes), lang))
 
 
 # -- property-based testing (lab/testing) ------------------------------------------------------
@@ -686,6 +700,8 @@ def mechanism_map() -> Picture:
 
 __all__ = [
     "Pair",
+    "claims",
+    "panorama",
     "Picture",
     "Step",
     "Stepper",

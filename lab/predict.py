@@ -154,13 +154,13 @@ class Verdict:
         return captured.get().rstrip("\n")
 
 
-def check(id: str, prediction: Any, lang: str = "zh") -> Verdict:
-    """Compare the prediction with what the code computes now; the answer and its reason are
-    shown only when there is a prediction to compare."""
+def check(id: str, prediction: Any, lang: str = "zh", **context: Any) -> Verdict:
+    """Compare the prediction with what the code computes now (from `context`, e.g. a finding
+    the notebook made); the answer and its reason are shown only after a prediction."""
     from lab.questions import QUESTIONS  # lazily: the bank runs experiments
 
     question = QUESTIONS[id]
-    return Verdict(question, prediction, question.compute(), lang)
+    return Verdict(question, prediction, question.compute(**context), lang)
 
 
 # -- the command line: lab run --predict ------------------------------------------------------

@@ -192,6 +192,20 @@ def hook_allow_against_deny() -> int:
     return lost(outcome("D15").before)
 
 
+def reference_keeps_it(finding: Any) -> bool:
+    """Does the found case keep the promise on the reference harness?"""
+    return finding.invariant.check(finding.case.run(Switches())) is None
+
+
+def continuation_catches_d1(matrix: Any) -> bool:
+    row = next(r for r in matrix.rows if r.switch == "trust_stop_reason")
+    return "continuation" in row.findings
+
+
+def reference_breaks(matrix: Any) -> int:
+    return len(matrix.reference.findings)
+
+
 def Q(id: str, compute: Any, en: str, zh: str) -> Question:
     return Question(id, compute, {"en": en, "zh": zh})
 
@@ -330,7 +344,28 @@ QUESTIONS: dict[str, Question] = {
             "holding its tool_use — a result that answers nothing.",
             "{answer}：它的 tool_result 留下了，持有 tool_use 的那条助手消息却被裁掉——一条不回答任何调用的结果。",
         ),
-        # 08 · the course beside production, and the seed's acceptance questions
+        # 07 · the hunt
+        Q(
+            "H.1",
+            reference_keeps_it,
+            "{answer}: on the reference harness the same case keeps the promise — the fault is "
+            "in the switch, not in the case.",
+            "{answer}：同一个用例在参考实现上守住了承诺——故障在开关里，不在用例里。",
+        ),
+        Q(
+            "H.2",
+            continuation_catches_d1,
+            "{answer}: continuation is M1's promise — the model is called again exactly when the "
+            "content held a tool call.",
+            "{answer}：continuation 就是 M1 的承诺——恰好在内容块里有工具调用时才再次调用模型。",
+        ),
+        Q(
+            "H.3",
+            reference_breaks,
+            "{answer}: every ✗ in the matrix is the work of one flipped switch.",
+            "{answer}：矩阵里每一个 ✗ 都是某一个被拨动的开关造成的。",
+        ),
+        # 09 · the course beside production, and the seed's acceptance questions
         Q(
             "C.1",
             course_gaps,
