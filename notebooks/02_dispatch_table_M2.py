@@ -21,8 +21,10 @@
 # > 按关键字展开（`handler(**block.input)`），于是 schema 的属性名必须与处理函数的形参名逐字一致——名字对不
 # > 上，运行时直接炸。……查不到名字时回退为一句「未知工具」字符串而不是抛异常，循环因此对坏名字免疫【一】。
 #
-# > 产品侧：工具调用被切成连续的批次，批内并行且有并发上限、批间严格有序；能否并行由本次调用的实参判定，
-# > 而非工具的读写属性——同一个 shell 工具，列目录可并行、删除不可并行【三】。教学版没有批次并行【一】。
+# > 托盘的真实分布：教学版没有批次并行——多个工具调用严格按模型给出的原始顺序逐个执行，全章无线程池、无异步、
+# > 无并发原语【一】……产品侧则是另一回事【三】……工具调用被切成连续的批次，批内并行且有并发上限、批间严格有序；
+# > 能否并行由本次调用的实参判定，而非工具的读写属性——同一个 shell 工具，列目录可并行、删除不可并行，而某些会写
+# > 状态的工具反而可并行，因为每次写的是不同文件。
 #
 # *Analogy.* The belt knows no machine: it looks the job's name up in the number book and puts the
 # call through. A batch of jobs is a tray; the course's trays carry one job at a time.
@@ -131,6 +133,7 @@ tray_chart(d19.before, d19.after, titles=["reference harness", "parallel_batches
 # %% [markdown]
 # ## 口播落点 / Takeaway
 #
-# > **加一个工具，改的是号码簿，不是传送带。** Adding a tool changes the number book, not the belt.
+# > **加一个工具，改的是号码簿，不是传送带。**
+# > Adding a tool changes the number book, not the belt.
 #
 # **练习 / Exercise:** `lab check m2_word_count` — 往号码簿里加一个三处对齐的工具。

@@ -20,8 +20,9 @@
 # > **顺序不变式**　结构校验 → 工具自校验 → 前置钩子 → 权限判定 → 真正执行——外形合法先于语义合法，语义
 # > 合法先于是否许可，许可先于动手。……「要不要问人」是唯一要付出人类时间的一步，必须放到最后。（种子 §5）
 #
-# > 教学版只实现了这条链的后两段【一】。产品给工具结果配了「过大就溢写到磁盘」的上限，唯独读文件工具把它
-# > 设为无限——否则会出现自噬死循环【三】。
+# > 教学版只实现了这条链的后两段【一】，前半段不是不存在，是被外部件代工了……产品给工具结果配了「过大就溢写到
+# > 磁盘」的上限，唯独读文件工具把它设为无限——否则会出现「读到大文件 → 结果被溢写成一个路径 → 模型再去读那个
+# > 路径 → 再次溢写」的自噬死循环【三】。
 #
 # *Analogy.* Before a job goes onto the machine it passes a row of scanners: shape, then meaning,
 # then permission; only then the power. *Invariant.* Structure → the tool's own check → hooks →
@@ -120,8 +121,8 @@ timeline(d17.after, "read_exempt_from_cap=False")
 # %% [markdown]
 # ## 口播落点 / Takeaway
 #
-# > **越便宜的检查排越前面，人的时间放在最后。** The cheaper the check, the earlier it stands;
-# > the human's time comes last.
+# > **越便宜的检查排越前面，人的时间放在最后。**
+# > The cheaper the check, the earlier it stands; the human's time comes last.
 #
 # 在这条链上任何地方被挡下的调用，仍欠模型一条结果：笔记本 `06_pairing_D3`。
 # **练习 / Exercise:** `lab check m3_chain_order` — 给扫码口排序。

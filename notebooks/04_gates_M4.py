@@ -21,8 +21,8 @@
 # > 一条宽的拒绝规则会盖住更窄的放行规则，放行无法在拒绝上开洞【二】。因果在于：拒绝是不可协商的，同意是
 # > 可协商的；若把可协商的排前面，一句「同意」就能把整张拒绝表架空。（种子 §6）
 #
-# > 教学版的实测细节【一】：硬拒绝表只对 shell 工具生效；引入权限管线的同时，撤掉了文件工具原有的硬边界
-# > （safe_path 的调用从五处降到零）——硬墙变成了对讲机。
+# > 教学版的三条实测细节【一】……硬拒绝表只对 shell 工具生效……引入权限管线的同时，撤掉了文件工具原有的硬边界。
+# > ……装门禁那天，原来那堵墙被换成了一句问话——这是「引入机制反而放松了约束」的最干净的样本。
 #
 # *Analogy.* Three gates open in a fixed order: a welded iron door (deny), an intercom (ask), the
 # open door (allow). *Invariant.* deny → ask → allow, first match decides; an allow cannot punch a
@@ -126,7 +126,7 @@ side_by_side(d11.before, d11.after, ("reference harness", "split_compound_comman
 # %% [markdown]
 # ## 口播落点 / Takeaway
 #
-# > **不可协商的拒绝，必须排在可协商的同意前面。** The non-negotiable deny comes before the
-# > negotiable yes.
+# > **不可协商的拒绝，必须排在可协商的同意前面。**
+# > The non-negotiable deny comes before the negotiable yes.
 #
 # **练习 / Exercise:** `lab check m4_rule_set` — 为门禁写一套规则。

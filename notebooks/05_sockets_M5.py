@@ -136,6 +136,7 @@ verdict(d16, LANG)
 # %% [markdown]
 # ## 口播落点 / Takeaway
 #
-# > **插线口只能收紧，不能放松。** Sockets can only tighten, never loosen.
+# > **插线口只能收紧，不能放松。**
+# > Sockets can only tighten, never loosen.
 #
 # **练习 / Exercise:** `lab check m5_stop_hook` — 插一个要求再检查一遍、然后放手的退出钩子。

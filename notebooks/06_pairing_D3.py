@@ -18,7 +18,11 @@
 # > 记忆层留下的配对义务——每一个工具调用都必须有一条结果与之成对，否则历史不再合法（详见 ③ 记忆管理 的 D3
 # > 实验）【一】。（种子 §6）
 #
-# > 配套原型的 D3：关掉 tool_use/tool_result 配对保护，`pairs_intact True → False`。（种子 §7）
+# > == D3 · 关掉 tool_use/tool_result 配对保护 ==
+# > 改动：Switches.pair_protection = False
+# > 退化：pairs_intact  True  →  False
+#
+# （配套原型的实际运行输出，种子 §7 / the prototype's printed run, quoted by the seed）
 #
 # A denied call is not simply skipped: a result saying "denied" is appended first 【一】. Every
 # tool call is answered by exactly one result in the very next message, or the history is no
@@ -108,4 +112,5 @@ verdict(d3, LANG)
 # %% [markdown]
 # ## 口播落点 / Takeaway
 #
-# > **被拒也要补一条结果。** A denial is a result too: every `tool_use` owes a `tool_result`.
+# > **被拒也要补一条结果。**
+# > A denial is a result too: every `tool_use` owes a `tool_result`.

@@ -109,6 +109,6 @@ check("H.3", prediction_h3, LANG, matrix=matrix)
 # %% [markdown]
 # ## 落点 / Takeaway
 #
-# > 不变式是对每一次运行都成立的一句承诺。hypothesis 是不知疲倦的学生，去试没人想到的对话，把打破承诺的
-# > 最小那一段带回来。An invariant is a promise stated once for every run; hypothesis tries the
-# > conversations nobody thought of and brings back the smallest one that breaks it.
+# 不变式是对每一次运行都成立的一句承诺。hypothesis 是不知疲倦的学生，去试没人想到的对话，把打破承诺的最小
+# 那一段带回来。An invariant is a promise stated once for every run; hypothesis tries the
+# conversations nobody thought of and brings back the smallest one that breaks it.

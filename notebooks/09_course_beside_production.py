@@ -16,7 +16,7 @@
 #
 # 种子 §8、§10 与 §12。The seed's §8, §10 and §12.
 #
-# > **§8**　教学版砍掉了什么、为什么砍了仍然成立——每条都是结构性结论。……一句话：教学版省掉的都是规模才逼出来的
+# > 教学版砍掉了什么、为什么砍了仍然成立——每条都是结构性结论。……一句话：教学版省掉的都是规模才逼出来的
 # > 东西；留下的恰恰是任何规模下都不变的骨架——判据看事实、能力长在表里、检查有次序、扩展不进循环。
 #
 # *What the course leaves out is what only scale forces; what it keeps is the skeleton that holds
@@ -71,29 +71,33 @@ side_by_side(
 # %% [markdown]
 # ## §10 四条批判性边界 / The four critical boundaries
 #
-# > **1.「加一个工具只改两处」不可外推。** 第三处签名契约是隐含的；产品侧的工具注册代价没有任何公开证据。
-# > *"Adding a tool touches two places" does not extrapolate: the third, the signature contract, is
-# > implicit.* — 运行代码 / by running code (D8):
+# > 1. 「加一个工具只改两处」不可外推。第三处签名契约是隐含的；产品侧的工具注册代价没有任何公开证据
+#
+# *"Adding a tool touches two places" does not extrapolate: the third, the signature contract, is
+# implicit.* — 运行代码 / by running code (D8):
 
 # %%
 verdict(outcome("D8"), LANG)
 
 # %% [markdown]
-# > **2. 闸门的字符串匹配不是安全边界。** 课程自己说明那张表只用来说明闸门位置、不能视为安全边界【二】；
-# > 官方对产品也是同口径：shell 规则匹配的是模型写出的命令文本，同一程序换种写法即失配……需要不依赖命令文本的
-# > 强制，应交给权限系统与系统级沙箱。 *String matching at the gate is no security boundary.* —
-# > 运行代码 / by running code: a compound command judged as one string (D11). (The evasion that
-# > survives splitting, and the isolation switch that holds against it, are the fidelity
-# > half's experiment D28.)
+# > 2. 闸门的字符串匹配不是安全边界。课程自己说明那张表只用来说明闸门位置、不能视为安全边界【二】；官方对产品
+# > 也是同口径：shell 规则匹配的是模型写出的命令文本，同一程序换种写法即失配……需要不依赖命令文本的强制，应交给
+# > 权限系统与系统级沙箱。
+#
+# *String matching at the gate is no security boundary.* — 运行代码 / by running code: a compound
+# command judged as one string (D11). (The evasion that survives splitting, and the isolation
+# switch that holds against it, are the fidelity half's experiment D28.)
 
 # %%
 d11 = outcome("D11")
 side_by_side(d11.before, d11.after, ("reference harness", "split_compound_commands=False"), [1], LANG)
 
 # %% [markdown]
-# > **3. 引入机制可能放松既有约束。** 权限管线落地的同时，文件工具的硬路径边界被拆除（五处调用清零）——评价新
-# > 机制要看净效应。 *Introducing a mechanism can loosen an existing constraint.* — 运行代码 / by
-# > running code, question C.2 below.
+# > 3. 引入机制可能放松既有约束。权限管线落地的同时，文件工具的硬路径边界被拆除（五处调用清零）——评价新机制要
+# > 看净效应，不能只数加了什么、不数拆了什么。
+#
+# *Introducing a mechanism can loosen an existing constraint.* — 运行代码 / by running code,
+# question C.2 below.
 #
 # **问题 C.2 / Question C.2.** 在教学版（`Switches.course()`）下，读 `/etc/passwd` 被什么挡住：墙（wall），
 # 还是一句问人（question）？ Under the course preset, what stands in the way of reading
@@ -106,10 +110,12 @@ prediction = ...  # ✎ 你的预测 / your prediction
 check("C.2", prediction, LANG)
 
 # %% [markdown]
-# > **4. 两套 harness 分解不同构。** 课程把 harness 拆成五元（工具、知识、观测、行动接口、权限），官方术语表是
-# > 三元（工具、上下文管理、执行环境）加能力清单——课程的「权限」在官方口径里只是能力之一。引用时必须并列标注
-# > 并以官方为准。 *The two decompositions are not isomorphic.* — 这一条是术语对照，不是代码能运行出来的论断
-# > （【二】官方术语表）/ a terminology comparison, not something code can demonstrate:
+# > 4. 两套 harness 分解不同构。课程把 harness 拆成五元（工具、知识、观测、行动接口、权限），官方术语表是三元
+# > （工具、上下文管理、执行环境）加能力清单——课程的「权限」在官方口径里只是能力之一。引用时必须并列标注并以
+# > 官方为准。
+#
+# *The two decompositions are not isomorphic.* — 这一条是术语对照，不是代码能运行出来的论断（官方术语表）/
+# a terminology comparison, not something code can demonstrate:
 #
 # | 课程五元 / course (five) | 官方三元 / official (three) + capabilities |
 # |---|---|
