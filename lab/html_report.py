@@ -11,7 +11,7 @@ from rich.console import RenderableType
 from lab import transcript
 from lab.experiment import MECHANISMS, Outcome
 from lab.panorama import panorama_svg
-from lab.report import flips_text, show
+from lab.report import flips_text, grade_label, show
 
 WIDTH = 150  # characters per line of a transcript on the page
 
@@ -61,16 +61,9 @@ p.takeaway { font-style: italic; margin: 2px 0 6px; } p.note { color: #666; font
 
 
 def grade_of(outcome: Outcome, lang: str) -> str:
-    """【一】, 【二】, 【三】 or "beyond the seed", with the source when the experiment has one."""
+    """【一】, 【二】, 【三】 or "beyond the seed", and the claim's source."""
     experiment = outcome.experiment
-    grade = getattr(experiment, "grade", "")  # set by every experiment once graded
-    if not grade:
-        return ""
-    label = (
-        ("超出本章" if lang == "zh" else "beyond the seed") if grade == "beyond" else f"【{grade}】"
-    )
-    source = getattr(experiment, "source", "")
-    return f"{label} {source}".strip()
+    return f"{grade_label(experiment.grade, lang)} {experiment.source}"
 
 
 def rich_html(renderable: RenderableType, width: int = WIDTH) -> str:

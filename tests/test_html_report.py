@@ -73,6 +73,7 @@ def test_the_reader_sees_the_claims_with_their_grades_and_every_transcript(page)
     lang, html, text, _ = page
     seen = "".join(text.split())  # what is printed, wherever the lines broke
     assert ("证据等级" if lang == "zh" else "grade") in seen
+    assert "【一】" in seen and ("本文之外" if lang == "zh" else "beyondtheseed") in seen
     for id in IDS:
         assert f'<section class="run" id="{id}">' in html
         assert f"{id}·" in seen, f"{id}'s transcript is not visible"
