@@ -16,6 +16,10 @@ EXPERIMENT = Experiment(
         "rejects it; the content fact says there is nothing to run.",
         "zh": "信声明的循环会发出一条空的结果消息，被 API 拒绝；内容块这个事实说明本轮无活可干。",
     },
+    grade="beyond",
+    source="beyond the seed: real streams declare tool_use with no tool block "
+    '(earendil-works/pi #9681, askui/python-sdk #278); the API"s empty-content '
+    "400",
     flips={"trust_stop_reason": True},
     scenario=Scenario(
         prompt="How many lines does notes.txt have?",

@@ -17,6 +17,9 @@ EXPERIMENT = Experiment(
         "asked about a call that was malformed anyway.",
         "zh": "越便宜的检查排越前面，人的时间放在最后：不该让人审批一个本来就不合法的调用。",
     },
+    grade="三",
+    source="seed §5: shape → the tool's check → hooks → permission → run (the course "
+    "author's reading); the course implements only the last two stages 【一】",
     flips={"validate_before_gate": False},
     scenario=Scenario(
         prompt="Save the meeting notes.",

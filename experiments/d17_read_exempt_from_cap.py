@@ -31,6 +31,10 @@ EXPERIMENT = Experiment(
         "model then reads spills again, so the read tool pages instead.",
         "zh": "保护落到读文件上变成递归发生器：读到大文件→溢写成路径→再读那个路径→再次溢写。",
     },
+    grade="三",
+    source="seed §5: the read tool's cap is unbounded, or reading a spill spills again "
+    "(the course author's reading); the 30,000-character cap is production "
+    "documentation beyond the seed",
     flips={"read_exempt_from_cap": False},
     scenario=Scenario(
         prompt="What columns does big.csv have?",

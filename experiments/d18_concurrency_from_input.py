@@ -16,6 +16,9 @@ EXPERIMENT = Experiment(
         "call's input, or a read returns a file that its predecessor already deleted.",
         "zh": "同一个 shell 工具，列目录可并行、删除不可并行：能否并行看实参，否则读到的是已被删掉的文件。",
     },
+    grade="三",
+    source="seed §4: whether a call may run in parallel is decided by its input, not "
+    "the tool (the course author's reading)",
     flips={"concurrency_from_input": False},
     scenario=Scenario(
         prompt="Retire notes.txt and confirm it is gone.",
