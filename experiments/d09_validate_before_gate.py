@@ -9,8 +9,8 @@ EXPERIMENT = Experiment(
     id="D9",
     mechanism="M3",
     title={
-        "en": "The permission gate runs before validation",
-        "zh": "许可段排到了结构校验前面",
+        "en": "The gates run before validation: the course's chain of two stages",
+        "zh": "扫码口顺序颠倒：许可段排到了结构校验前面（教学版只有后两段）",
     },
     takeaway={
         "en": "Cheap, non-negotiable checks first, the human's time last: nobody should be "

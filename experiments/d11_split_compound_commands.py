@@ -10,7 +10,7 @@ EXPERIMENT = Experiment(
     mechanism="M4",
     title={
         "en": "Compound commands judged as one string",
-        "zh": "复合命令被当成一整条字符串匹配",
+        "zh": "门禁把复合命令当成一整条字符串匹配",
     },
     takeaway={
         "en": "Command-text rules must judge every part of a compound command; even then "

@@ -24,7 +24,7 @@ EXPERIMENT = Experiment(
     mechanism="M3",
     title={
         "en": "The read tool is not exempt from the result-size cap",
-        "zh": "读文件工具没有豁免结果大小上限",
+        "zh": "扫码口的溢写上限没有豁免读文件工具",
     },
     takeaway={
         "en": "A protection can become a loop generator: spilling a read to a file that the "

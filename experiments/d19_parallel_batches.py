@@ -11,12 +11,12 @@ EXPERIMENT = Experiment(
     mechanism="M2",
     title={
         "en": "No parallel trays: independent reads run one after another",
-        "zh": "没有批内并行：互不相干的读取也逐个执行",
+        "zh": "没有托盘并行：互不相干的读取也一件一件地上",
     },
     takeaway={
         "en": "Consecutive trays keep the model's order and still let safe calls overlap: "
         "eight one-second reads take one second, not eight.",
-        "zh": "连续批次既保住模型给出的顺序，又让安全的调用重叠：八次各一秒的读取只需一秒。",
+        "zh": "连续的托盘既保住模型给出的顺序，又让安全的调用重叠：八次各一秒的读取只需一秒。",
     },
     grade="beyond",
     source="beyond the seed: the time saved is the lab's own measure on the virtual "

@@ -21,7 +21,7 @@ EXPERIMENT = Experiment(
     mechanism="M4",
     title={
         "en": "No sandbox: removals spelled past the command-text rules reach the disk",
-        "zh": "没有系统级沙箱：换种写法绕过命令文本规则的删除落到了磁盘上",
+        "zh": "门禁的字符串匹配不是安全边界：没有沙箱，换种写法的删除落到了磁盘上",
     },
     takeaway={
         "en": "Command-text rules see spellings, not effects: a prefix rule judged part by part "
@@ -29,7 +29,7 @@ EXPERIMENT = Experiment(
         "answered no); `find -delete` and a variable holding `rm` pass every rule. Only the "
         "sandbox, which refuses writes outside the workspace whatever the rules say, holds.",
         "zh": "命令文本规则看的是写法，不是效果：逐段判定的前缀规则加上教学版的子串表，"
-        "四条删除只拦下两条（变成问话，答了不）；find -delete 和藏在变量里的 rm 过了所有规则。"
+        "四条删除只拦下两条（变成问话，人答了「不」）；find -delete 和藏在变量里的 rm 过了所有规则。"
         "兜住的只有沙箱：不管规则怎么说，工作区外一律不可写。",
     },
     grade="二",

@@ -4,12 +4,15 @@ two runs side by side with their first divergence marked, and trays on the virtu
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType
+from rich.measure import Measurement
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
@@ -56,6 +59,7 @@ WORDS = {
         "rerun": "rerun: lab show {id}",
         "baseline": "baseline",
         "degraded": "degraded",
+        ":": ": ",
     },
     "zh": {
         "switch": "改动",
@@ -71,8 +75,84 @@ WORDS = {
         "rerun": "重跑：lab show {id}",
         "baseline": "基线",
         "degraded": "退化",
+        ":": "：",
     },
 }
+
+
+# -- Chinese line breaking -------------------------------------------------------------------
+# rich breaks CJK text between any two characters, even before a 「。」. Prose breaks the way
+# Chinese typesetting does (避头尾): closing punctuation never starts a line, opening never ends.
+NO_LINE_START = "。，、；：！？）」』》〉】…"
+NO_LINE_END = "（「『《〈【"
+_CJK = "\u2e80-\u9fff\u3000-\u303f\uff00-\uffef"
+_UNIT = re.compile(rf"\s+|[{_CJK}]|[^\s{_CJK}]+")
+
+
+def line_units(plain: str) -> list[tuple[int, int]]:
+    """Spans that stay on one line: a word, one CJK character or a run of spaces, with
+    closing punctuation glued to what precedes it and opening punctuation to what follows."""
+    units: list[list[int]] = []
+    for found in _UNIT.finditer(plain):
+        start, end = found.span()
+        last = units[-1] if units else None
+        glue = (
+            last is not None
+            and not plain[start].isspace()
+            and not plain[last[0]].isspace()
+            and (plain[start] in NO_LINE_START or plain[last[1] - 1] in NO_LINE_END)
+        )
+        if glue and last is not None:
+            last[1] = end
+        else:
+            units.append([start, end])
+    return [(start, end) for start, end in units]
+
+
+def break_lines(plain: str, width: int) -> list[tuple[int, int]]:
+    """(start, end) of each line of `plain` wrapped to `width` cells, spaces at breaks dropped."""
+    lines: list[tuple[int, int]] = []
+    start = end = None
+    used = 0
+    for unit_start, unit_end in line_units(plain):
+        unit = plain[unit_start:unit_end]
+        if unit.isspace():
+            used += cell_len(unit) if start is not None else 0
+            continue
+        size = cell_len(unit)
+        if start is not None and used + size > width:
+            lines.append((start, end))  # type: ignore[arg-type]
+            start = None
+        if start is None:
+            start, used = unit_start, 0
+        end, used = unit_end, cell_len(plain[start:unit_end])
+    if start is not None:
+        lines.append((start, end))  # type: ignore[arg-type]
+    return lines
+
+
+class Prose:
+    """Text wrapped with Chinese line-breaking rules (use it for zh titles and takeaways)."""
+
+    def __init__(self, text: Text | str, style: str = "") -> None:
+        self.text = text if isinstance(text, Text) else Text(text, style)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        plain = self.text.plain
+        for start, end in break_lines(plain, options.max_width):
+            yield self.text[start:end]
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        plain = self.text.plain
+        widest = max((cell_len(plain[a:b]) for a, b in line_units(plain)), default=0)
+        return Measurement(min(widest, options.max_width), cell_len(plain))
+
+
+def prose(text: Text | str, lang: str, style: str = "") -> RenderableType:
+    """Chinese text as Prose; other languages as rich Text (which breaks between words)."""
+    if lang == "zh":
+        return Prose(text, style)
+    return text if isinstance(text, Text) else Text(text, style)
 
 
 def show(value: Any) -> str:
@@ -111,11 +191,12 @@ def outcome_view(outcome: Outcome, lang: str = "en") -> RenderableType:
         verdict = Text(w["ok"], "green") if row.ok else Text(w["bad"], "bold red")
         expected = f"{show(row.expected_before)} → {show(row.expected_after)}"
         table.add_row(row.observable, show(row.before), show(row.after), expected, verdict)
+    takeaway = f"{w['takeaway']}{w[':']}{experiment.takeaway[lang]}"
     return Group(
-        heading(experiment, lang),
-        Padding(Text(f"{w['switch']}: {flips_text(dict(experiment.flips))}"), (0, 0, 0, 2)),
+        prose(heading(experiment, lang), lang),
+        Padding(Text(f"{w['switch']}{w[':']}{flips_text(dict(experiment.flips))}"), (0, 0, 0, 2)),
         Padding(table, (0, 0, 0, 2)),
-        Padding(Text(f"{w['takeaway']}: {experiment.takeaway[lang]}", "italic"), (0, 0, 1, 2)),
+        Padding(prose(takeaway, lang, "italic"), (0, 0, 1, 2)),
     )
 
 
@@ -222,8 +303,8 @@ def experiment_runs_view(outcome: Outcome, lang: str = "en") -> RenderableType:
     experiment = outcome.experiment
     base = flips_text(outcome.base.differences()) or "the reference harness"
     parts: list[RenderableType] = [
-        heading(experiment, lang),
-        Text(f"  {w['switch']}: {flips_text(dict(experiment.flips))}"),
+        prose(heading(experiment, lang), lang),
+        Text(f"  {w['switch']}{w[':']}{flips_text(dict(experiment.flips))}"),
     ]
     for run, title in (
         (outcome.before, f"{w['baseline']} ({base})"),
