@@ -175,9 +175,9 @@ def heading(experiment: Experiment, lang: str) -> Text:
     mechanism = MECHANISMS[experiment.mechanism][0 if lang == "en" else 1]
     return Text.assemble(
         (f"{experiment.id}", "bold"),
+        (f" {grade_label(experiment.grade, lang)}", "cyan"),
         f" · {experiment.mechanism} {mechanism} · ",
         (experiment.title[lang], "bold"),
-        (f" · {grade_label(experiment.grade, lang)}", "cyan"),
     )
 
 

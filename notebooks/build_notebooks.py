@@ -384,11 +384,12 @@ side_by_side(d7.before, d7.after, ("reference harness", "unknown_tool_result=Fal
 """),
     md("""
 D8: a tool whose schema says `file_path` while its handler takes `path`. Checked, it is refused at
-registration, at the start of the run; unchecked, it fails the first time the model uses it.
+registration, at the start of the run; unchecked, and called the course's way (`handler(**input)`
+with no `try`), the first call blows up the whole run (运行时直接炸).
 """),
     py("""
 d8 = outcome("D8")
-side_by_side(d8.before, d8.after, ("reference harness", "contract_checked=False"), turns=[0, 1])
+side_by_side(d8.before, d8.after, ("reference harness", "the course's dispatch"), turns=[0, 1])
 """),
     md("""
 ## Takeaway (口播落点)
@@ -607,7 +608,7 @@ pair.step()
 """),
     py("pair.step()"),
     md("""
-The human said `y`; the deny list was never consulted. The disk is gone (the virtual one: the lab
+The human said `y`; the deny list was never consulted. The workspace is gone (the virtual one: the lab
 never touches the host).
 """),
     py('verdict(outcome("D4"))'),
@@ -625,7 +626,8 @@ side_by_side(d10.before, d10.after, ("reference harness", "workspace_wall=False"
     py("verdict(d10)"),
     md("""
 Rules that match command text are no security boundary either: a compound command judged as one
-string slips past both an allow and a deny rule (D11).
+string slips past both an allow and a deny rule (D11), and other spellings slip past any text rule;
+only the sandbox holds (D28).
 """),
     py('verdict(outcome("D11"))'),
     md("""
@@ -655,12 +657,12 @@ cost?
     py("""
 run = outcome("D4").after
 (asked,) = run.trace.of(HumanAsked)
-assert asked.answer == "y" and files_lost(run) == 4
+assert asked.answer == "y" and files_lost(run) == 2
 asked.question
 """),
     md("""
-*Answer:* the ask rule "Potentially destructive command" put the question first; one `y` and all
-four files of the virtual disk were lost.
+*Answer:* the ask rule "Potentially destructive command" put the question first; one `y` and both
+files of the workspace were lost (the sandbox kept the system files outside it: D28).
 
 **Q3.** With the wall in place, where is the read of `/etc/passwd` stopped, and does any gate
 see it?
