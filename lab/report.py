@@ -175,8 +175,9 @@ def heading(experiment: Experiment, lang: str) -> Text:
     mechanism = MECHANISMS[experiment.mechanism][0 if lang == "en" else 1]
     return Text.assemble(
         (f"{experiment.id}", "bold"),
-        (f" {grade_label(experiment.grade, lang)}", "cyan"),
         f" · {experiment.mechanism} {mechanism} · ",
+        (grade_label(experiment.grade, lang), "cyan"),
+        " · ",
         (experiment.title[lang], "bold"),
     )
 
@@ -639,12 +640,12 @@ def switches_view(switches: Switches | None = None) -> RenderableType:
     """The switchboard: every flag, its value, the mechanism and experiments, the fault."""
     switches = switches or Switches()
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for column in ("switch", "value", "mechanism", "experiments", "fault when flipped"):
+    for column in ("switch", "value", "mechanism", "grade", "experiments", "fault when flipped"):
         table.add_column(column, overflow="fold")
     for name in switch_names():
         info = switch_info(name)
-        value = getattr(switches, name)
-        table.add_row(name, str(value), info["mechanism"], info["experiments"], info["fault"])
+        value, grade = str(getattr(switches, name)), grade_label(info["grade"])
+        table.add_row(name, value, info["mechanism"], grade, info["experiments"], info["fault"])
     return table
 
 

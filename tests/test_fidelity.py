@@ -166,8 +166,8 @@ def test_lab_list_and_run_show_the_grade(capsys, monkeypatch):
     assert "beyond the seed" in listed and "【一】" in listed and "grade" in listed
     assert main(["run", "D15", "D7"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"^D15 beyond the seed · M5", out, re.M)
-    assert re.search(r"^D7 【一】 · M2", out, re.M)
+    assert re.search(r"^D15 · M5 the hook sockets · beyond the seed · Hooks may", out, re.M)
+    assert re.search(r"^D7 · M2 the dispatch table · 【一】 · ", out, re.M)
     assert main(["run", "--json", "D7"]) == 0
     assert '"grade": "一"' in capsys.readouterr().out
 
