@@ -26,6 +26,7 @@ from lab.report import (
     grade_label,
     outcome_view,
     outcomes_json,
+    prose,
     run_view,
     show,
     summary_view,
@@ -121,10 +122,9 @@ def cmd_list(args: argparse.Namespace, out: Console) -> int:
         for column in ("id", "grade", "switch", "title", "takeaway"):
             table.add_column(column)
         for e in group:
+            title, takeaway = (prose(t[args.lang], args.lang) for t in (e.title, e.takeaway))
             grade = grade_label(e.grade, args.lang)
-            table.add_row(
-                e.id, grade, flips_text(dict(e.flips)), e.title[args.lang], e.takeaway[args.lang]
-            )
+            table.add_row(e.id, grade, flips_text(dict(e.flips)), title, takeaway)
         out.print(table)
     return 0
 

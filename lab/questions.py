@@ -289,10 +289,10 @@ QUESTIONS: dict[str, Question] = {
         Q(
             "M4.2",
             files_lost_inverted,
-            "{answer} files, /etc/passwd and /etc/hosts among them: one unattended 'y' in front "
-            "of the deny list voids it.",
-            "{answer} 个文件，包括 /etc/passwd 和 /etc/hosts：把一句无人值守的「y」排在拒绝表前面，"
-            "整张拒绝表就被架空了。",
+            "{answer} files, the whole workspace (the sandbox kept the system files outside it, "
+            "D28): one unattended 'y' in front of the deny list voids it.",
+            "{answer} 个文件，整个工作区（沙箱护住了工作区外的系统文件，见 D28）：把一句无人值守的「y」"
+            "排在拒绝表前面，整张拒绝表就被架空了。",
         ),
         Q(
             "M4.3",

@@ -4,11 +4,15 @@ explained by lab/transcript.py), trays on the virtual clock, histories as the AP
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType
+from rich.measure import Measurement
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
@@ -38,8 +42,8 @@ WORDS = {
         "call": "call",
         "seconds": "virtual seconds",
         "makespan": "makespan {s:g} virtual seconds",
-        "colon": ": ",
         "titled": "{name} ({what})",
+        ":": ": ",
     },
     "zh": {
         "switch": "改动",
@@ -60,10 +64,85 @@ WORDS = {
         "call": "调用",
         "seconds": "虚拟秒",
         "makespan": "总耗时 {s:g} 虚拟秒",
-        "colon": "：",
         "titled": "{name}（{what}）",
+        ":": "：",
     },
 }
+
+
+# -- Chinese line breaking -------------------------------------------------------------------
+# rich breaks CJK text between any two characters, even before a 「。」. Prose breaks the way
+# Chinese typesetting does (避头尾): closing punctuation never starts a line, opening never ends.
+NO_LINE_START = "。，、；：！？）」』》〉】…"
+NO_LINE_END = "（「『《〈【"
+_CJK = "\u2e80-\u9fff\u3000-\u303f\uff00-\uffef"
+_UNIT = re.compile(rf"\s+|[{_CJK}]|[^\s{_CJK}]+")
+
+
+def line_units(plain: str) -> list[tuple[int, int]]:
+    """Spans that stay on one line: a word, one CJK character or a run of spaces, with
+    closing punctuation glued to what precedes it and opening punctuation to what follows."""
+    units: list[list[int]] = []
+    for found in _UNIT.finditer(plain):
+        start, end = found.span()
+        last = units[-1] if units else None
+        glue = (
+            last is not None
+            and not plain[start].isspace()
+            and not plain[last[0]].isspace()
+            and (plain[start] in NO_LINE_START or plain[last[1] - 1] in NO_LINE_END)
+        )
+        if glue and last is not None:
+            last[1] = end
+        else:
+            units.append([start, end])
+    return [(start, end) for start, end in units]
+
+
+def break_lines(plain: str, width: int) -> list[tuple[int, int]]:
+    """(start, end) of each line of `plain` wrapped to `width` cells, spaces at breaks dropped."""
+    lines: list[tuple[int, int]] = []
+    start = end = None
+    used = 0
+    for unit_start, unit_end in line_units(plain):
+        unit = plain[unit_start:unit_end]
+        if unit.isspace():
+            used += cell_len(unit) if start is not None else 0
+            continue
+        size = cell_len(unit)
+        if start is not None and used + size > width:
+            lines.append((start, end))  # type: ignore[arg-type]
+            start = None
+        if start is None:
+            start, used = unit_start, 0
+        end, used = unit_end, cell_len(plain[start:unit_end])
+    if start is not None:
+        lines.append((start, end))  # type: ignore[arg-type]
+    return lines
+
+
+class Prose:
+    """Text wrapped with Chinese line-breaking rules (use it for zh titles and takeaways)."""
+
+    def __init__(self, text: Text | str, style: str = "") -> None:
+        self.text = text if isinstance(text, Text) else Text(text, style)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> Iterator[Text]:
+        plain = self.text.plain
+        for start, end in break_lines(plain, options.max_width):
+            yield self.text[start:end]
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        plain = self.text.plain
+        widest = max((cell_len(plain[a:b]) for a, b in line_units(plain)), default=0)
+        return Measurement(min(widest, options.max_width), cell_len(plain))
+
+
+def prose(text: Text | str, lang: str, style: str = "") -> RenderableType:
+    """Chinese text as Prose; other languages as rich Text (which breaks between words)."""
+    if lang == "zh":
+        return Prose(text, style)
+    return text if isinstance(text, Text) else Text(text, style)
 
 
 def show(value: Any) -> str:
@@ -87,8 +166,9 @@ def heading(experiment: Experiment, lang: str) -> Text:
     return Text.assemble(
         (f"{experiment.id}", "bold"),
         f" · {experiment.mechanism} {mechanism} · ",
+        (grade_label(experiment.grade, lang), "cyan"),
+        " · ",
         (experiment.title[lang], "bold"),
-        (f" · {grade_label(experiment.grade, lang)}", "cyan"),
     )
 
 
@@ -102,15 +182,12 @@ def outcome_view(outcome: Outcome, lang: str = "en") -> RenderableType:
         verdict = Text(w["ok"], "green") if row.ok else Text(w["bad"], "bold red")
         expected = f"{show(row.expected_before)} → {show(row.expected_after)}"
         table.add_row(row.observable, show(row.before), show(row.after), expected, verdict)
+    takeaway = f"{w['takeaway']}{w[':']}{experiment.takeaway[lang]}"
     return Group(
-        heading(experiment, lang),
-        Padding(
-            Text(f"{w['switch']}{w['colon']}{flips_text(dict(experiment.flips))}"), (0, 0, 0, 2)
-        ),
+        prose(heading(experiment, lang), lang),
+        Padding(Text(f"{w['switch']}{w[':']}{flips_text(dict(experiment.flips))}"), (0, 0, 0, 2)),
         Padding(table, (0, 0, 0, 2)),
-        Padding(
-            Text(f"{w['takeaway']}{w['colon']}{experiment.takeaway[lang]}", "italic"), (0, 0, 1, 2)
-        ),
+        Padding(prose(takeaway, lang, "italic"), (0, 0, 1, 2)),
     )
 
 
@@ -189,8 +266,8 @@ def experiment_runs_view(outcome: Outcome, lang: str = "en") -> RenderableType:
         w["titled"].format(name=w["degraded"], what=flips),
     )
     parts: list[RenderableType] = [
-        heading(experiment, lang),
-        Text(f"  {w['switch']}{w['colon']}{flips}"),
+        prose(heading(experiment, lang), lang),
+        Text(f"  {w['switch']}{w[':']}{flips}"),
         Text(""),
         transcript.one_after_the_other(outcome.before, outcome.after, titles, lang),
     ]
@@ -306,12 +383,12 @@ def switches_view(switches: Switches | None = None) -> RenderableType:
     """The switchboard: every flag, its value, the mechanism and experiments, the fault."""
     switches = switches or Switches()
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for column in ("switch", "value", "mechanism", "experiments", "fault when flipped"):
+    for column in ("switch", "value", "mechanism", "grade", "experiments", "fault when flipped"):
         table.add_column(column, overflow="fold")
     for name in switch_names():
         info = switch_info(name)
-        value = getattr(switches, name)
-        table.add_row(name, str(value), info["mechanism"], info["experiments"], info["fault"])
+        value, grade = str(getattr(switches, name)), grade_label(info["grade"])
+        table.add_row(name, value, info["mechanism"], grade, info["experiments"], info["fault"])
     return table
 
 

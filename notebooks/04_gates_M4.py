@@ -74,8 +74,9 @@ check("M4.1", prediction, LANG)
 # %% [markdown]
 # ## 拨动开关：人工审批先于硬拒绝表 / Flip the switch: the human before the deny list
 #
-# **问题 M4.2 / Question M4.2.** 门禁顺序倒置后，虚拟磁盘一共丢几个文件？（场景里工作区有两个文件）
-# With the gates inverted, how many files does the virtual disk lose? *(一个整数 / an integer)*
+# **问题 M4.2 / Question M4.2.** 门禁顺序倒置后，虚拟磁盘一共丢几个文件？（工作区里有两个文件，工作区外有
+# /etc/passwd 和 /etc/hosts）With the gates inverted, how many files does the virtual disk lose? The
+# workspace holds two, /etc holds two more. *(一个整数 / an integer)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction

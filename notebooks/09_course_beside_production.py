@@ -84,13 +84,17 @@ verdict(outcome("D8"), LANG)
 # > 也是同口径：shell 规则匹配的是模型写出的命令文本，同一程序换种写法即失配……需要不依赖命令文本的强制，应交给
 # > 权限系统与系统级沙箱。
 #
-# *String matching at the gate is no security boundary.* — 运行代码 / by running code: a compound
-# command judged as one string (D11). (The evasion that survives splitting, and the isolation
-# switch that holds against it, are the fidelity half's experiment D28.)
+# *String matching at the gate is no security boundary.* — 运行代码 / by running code: four
+# removals spelled past the command-text rules (`find -delete` after `&&`, a variable holding `rm`,
+# `/bin/rm`, `bash -c`), with and without the sandbox that refuses writes outside the workspace
+# whatever the rules say (D28).
 
 # %%
-d11 = outcome("D11")
-side_by_side(d11.before, d11.after, ("reference harness", "split_compound_commands=False"), [1], LANG)
+d28 = outcome("D28")
+side_by_side(d28.before, d28.after, ("reference harness (sandbox)", "shell_sandbox=False"), [1], LANG)
+
+# %%
+verdict(d28, LANG)
 
 # %% [markdown]
 # > 3. 引入机制可能放松既有约束。权限管线落地的同时，文件工具的硬路径边界被拆除（五处调用清零）——评价新机制要

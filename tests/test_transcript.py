@@ -37,6 +37,16 @@ BREAKS = {
     "D18": (1, "tail", "tray [toolu_001] 0s→1s", "tray [toolu_001 toolu_002] in parallel"),
     "D19": (1, "tail", "in parallel", "tray [toolu_001] 0s→1s"),
     "D23": (1, "toolu_002", "tool_result [is_error]", "no tool_result was sent for this call"),
+    "D24": (
+        1,
+        "toolu_001",
+        "hook PreToolUse/protect_src → {'permissionDecision': 'deny'",
+        "gate allow",
+    ),
+    "D25": (1, "toolu_001", "human asked", "a PreToolUse hook allowed it, nobody was asked"),
+    "D26": (2, "toolu_002", "gate deny → deny (deny rule Edit(.env))", "human asked"),
+    "D27": (1, "tail", "in parallel", "tray [toolu_001] 0s→1s"),
+    "D28": (1, "toolu_001", "cannot delete '/etc/hosts': Read-only file system", "ran 0s→2s"),
 }
 
 
@@ -98,8 +108,9 @@ def test_show_d14_differs_where_the_context_goes():
 
 def test_show_names_every_lost_file_including_the_system_ones():
     text = show("D4")
-    lost = "virtual disk: 4 files lost: /etc/hosts, /etc/passwd, /workspace/build/main.o, "
-    assert lost in " ".join(text.split()) or lost in text
+    assert "virtual disk: 2 files lost: /workspace/build/main.o, /workspace/src/main.c" in text
+    sandboxed = show("D28")  # without the sandbox the system files go too, and are named
+    assert "/etc/hosts, /etc/passwd" in sandboxed
     assert "virtual disk: no file lost" in text
 
 
@@ -149,7 +160,7 @@ def test_show_in_chinese_is_chinese_throughout():
         "基线",
         "退化",
         "第 2 轮",
-        "虚拟磁盘：丢失 4 个文件",
+        "虚拟磁盘：丢失 2 个文件",
         "改动：",
     ):
         assert chinese in text, chinese
