@@ -42,7 +42,7 @@ def test_predict_with_json_is_a_usage_error(monkeypatch, capsys):
 
 
 def test_predict_in_chinese(monkeypatch, capsys):
-    code, out, _ = run_predicting(monkeypatch, capsys, "True\n4\n1\n", "--lang", "zh")
+    code, out, _ = run_predicting(monkeypatch, capsys, "True\n2\n1\n", "--lang", "zh")
     assert code == 0 and "之后？" in out and "你的预测：3 个中对了 3 个" in out
 
 
