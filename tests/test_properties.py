@@ -33,9 +33,9 @@ from lab.testing.strategies import (
     cases,
     cut_cases,
     fault_cases,
+    faulty_scripts,
     focused_cases,
     scripts,
-    with_faults,
 )
 
 DONE = turn(text("Done."))
@@ -303,7 +303,7 @@ def test_generated_cases_are_small_and_end_with_a_text_turn(case):
     assert all(b.get("id") is None for t in turns for b in t.blocks)  # ids come later
 
 
-@given(with_faults(scripts()))
+@given(faulty_scripts())
 def test_a_transient_fault_comes_before_the_same_turn_and_a_cut_replaces_it(script):
     for step, following in itertools.pairwise(script):
         if isinstance(step, Turn | CutOff):
