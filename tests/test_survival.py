@@ -283,3 +283,30 @@ def test_the_backoff_table():
     assert policy.delay(1, status_error(400)) is None
     assert NoRetry(waits.append).delay(1, error) is None
     assert waits == []  # deciding never waits
+
+
+# ---- what `lab show` prints --------------------------------------------------------------------
+def test_lab_show_d21_prints_the_cut_json_as_it_arrived_and_what_the_sdk_made(capsys, monkeypatch):
+    from lab.cli import main
+
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["show", "D21"]) == 0
+    out = capsys.readouterr().out
+    wire = 'as it arrived: {"path": "/workspace", "keep": ["src", "docs"], "dry_run": tr'
+    made = 'the SDK made:  {"path": "/workspace", "keep": ["src", "docs"]}'
+    assert out.count(wire) == 2 and out.count(made) == 2  # in both runs
+    assert "✗ check complete_input: the input was cut off by max_tokens" in out
+    assert "removed 3 files" in out  # only the degraded run ran it
+
+
+def test_lab_show_d20_and_d22_print_the_retry_and_the_partial_answer(capsys, monkeypatch):
+    from lab.cli import main
+
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["show", "D20"]) == 0
+    out = capsys.readouterr().out
+    assert "retry 1 in 1s (virtual): 529 overloaded_error: Overloaded" in out
+    assert main(["show", "D22"]) == 0
+    out = capsys.readouterr().out
+    assert "partial answer (text, tool_use) dropped" in out
+    assert "partial answer (text, tool_use) KEPT in the history" in out
