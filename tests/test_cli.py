@@ -250,7 +250,7 @@ def test_compare_course_lists_the_course_gaps_experiments_only(lab):
     ids = set(table_ids(out))
     assert {"D12", "D16"} <= ids
     assert "D4" not in ids
-    assert ids == {"D8", "D10", "D11", "D12", "D13", "D14", "D16", "D19"}
+    assert ids == {"D8", "D10", "D11", "D12", "D13", "D14", "D16", "D19", "D21"}
     row_verdicts = [
         line.rstrip().rstrip("│").split("│")[-1].strip()
         for line in out.splitlines()

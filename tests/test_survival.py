@@ -310,3 +310,13 @@ def test_lab_show_d20_and_d22_print_the_retry_and_the_partial_answer(capsys, mon
     out = capsys.readouterr().out
     assert "partial answer (text, tool_use) dropped" in out
     assert "partial answer (text, tool_use) KEPT in the history" in out
+
+
+def test_a_connection_that_cannot_be_opened_is_not_retried():
+    refused = httpx2.ConnectError("[Errno 111] Connection refused")
+    wrapped = anthropic.APIConnectionError(request=httpx2.Request("POST", "http://x"))
+    wrapped.__cause__ = refused
+    assert not transient(refused) and not transient(wrapped)
+    dropped = anthropic.APIConnectionError(request=httpx2.Request("POST", "http://x"))
+    dropped.__cause__ = httpx2.RemoteProtocolError("peer closed")
+    assert transient(dropped)

@@ -19,7 +19,7 @@ import httpx2
 from anthropic.types import Message
 
 from lab.harness.partial import partial_policy
-from lab.harness.retry import Wait, retry_policy
+from lab.harness.retry import Wait, retry_policy, transient
 from lab.switches import Switches
 from lab.trace import (
     AnswerUnreadable,
@@ -204,10 +204,15 @@ class ModelCall:
                 self.trace.emit(CallCutOff(turn, block.id, block.name, wire, dict(block.input)))
         return answer
 
-    def give_up(self, turn: int, error: Exception) -> Unanswered:
+    def give_up(self, turn: int, error: Exception) -> Exception:
+        """What ends the run: the API's error answer, or a connection lost for good. A
+        connection that could not be opened at all is raised as it is: there is no API
+        there to answer (a wrong address; `lab live` says so)."""
         if isinstance(error, anthropic.APIStatusError):  # e.g. the 400 for a broken history
             status, kind, message = rejection(error)
             self.trace.emit(ApiRejected(turn, status, kind, message))
             return Unanswered("api_error", message)
+        if not transient(error):
+            return error
         self.trace.emit(ConnectionLost(turn, one_line(error)))
         return Unanswered("api_error", f"connection lost: {one_line(error)}")
