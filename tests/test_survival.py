@@ -225,6 +225,20 @@ def test_an_incomplete_streamed_input_is_cut_whatever_the_declared_stop_reason()
     assert not result.trace.of(ToolExecuted)
 
 
+def test_a_streamed_input_that_arrived_whole_runs_whatever_the_declaration():
+    declared = turn(tool_use("bash", {"command": "ls"}), stop_reason="max_tokens")
+    result = run(declared, DONE, stream=True)
+    assert [e.name for e in result.trace.of(ToolExecuted)] == ["bash"]
+    assert not result.trace.of(CallCutOff)
+
+
+def test_a_streamed_cut_that_kept_nothing_is_cut_too():
+    result = run(cut_off(LOOK, keep_chars=0), DONE, stream=True)
+    (cut,) = result.trace.of(CallCutOff)
+    assert (cut.wire, cut.input) == ("", {})
+    assert not result.trace.of(ToolExecuted)
+
+
 def test_only_the_last_call_of_a_max_tokens_answer_is_cut():
     two = turn(tool_use("bash", {"command": "ls"}), tool_use("bash", {"command": "pwd"}))
     result = run(cut_off(two, keep_chars=5), DONE)

@@ -199,7 +199,8 @@ class FakeMessagesAPI:
         calls = [i for i, block in enumerate(blocks) if block["type"] == "tool_use"]
         if calls:
             last = blocks[calls[-1]]
-            cut = (last.get("raw_json") or json.dumps(last["input"]))[: step.keep_chars]
+            raw = last.get("raw_json")
+            cut = (json.dumps(last["input"]) if raw is None else raw)[: step.keep_chars]
             last.update(raw_json=cut, input=complete_fields(cut))
             self.cut_calls.append(last["id"])
         return self._turn(index, Turn(tuple(blocks), "max_tokens"), stream, messages)
