@@ -215,9 +215,10 @@ def whole_answers(run: Run) -> str | None:
     finished = [tuple(block_key(b) for b in reply["content"]) for reply in run.api.replies]
     calls = {b["id"] for reply in run.api.replies for b in reply["content"] if "id" in b}
     for n, body in enumerate(run.api.requests):
-        for i, message in enumerate(body["messages"]):
-            content = message.get("content")
-            if message.get("role") != "assistant" or not isinstance(content, list):
+        messages = body.get("messages")
+        for i, message in enumerate(messages if isinstance(messages, list) else []):
+            content = message.get("content") if isinstance(message, dict) else None
+            if not isinstance(content, list) or message.get("role") != "assistant":
                 continue
             if tuple(block_key(b) for b in content) not in finished:
                 return f"request #{n}: messages.{i} is no answer the API finished"
