@@ -309,7 +309,7 @@ def test_lab_show_d21_prints_the_cut_json_as_it_arrived_and_what_the_sdk_made(ca
     wire = 'as it arrived: {"path": "/workspace", "keep": ["src", "docs"], "dry_run": tr'
     made = 'the SDK made:  {"path": "/workspace", "keep": ["src", "docs"]}'
     assert out.count(wire) == 2 and out.count(made) == 2  # in both runs
-    assert "✗ check complete_input: the input was cut off by max_tokens" in out
+    assert "✗ complete_input: the input was cut off by max_tokens" in out
     assert "removed 3 files" in out  # only the degraded run ran it
 
 
