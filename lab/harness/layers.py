@@ -13,10 +13,11 @@ from typing import Any
 from lab.harness.batching import Trays
 from lab.harness.checks import Call, build_chain
 from lab.harness.hooks import Hook, Sockets
+from lab.harness.model_call import ToolCall
 from lab.harness.pairing import Pairing
 from lab.harness.permissions import Gates, Human, Permissions
 from lab.harness.results import ResultCaps
-from lab.harness.tools import ToolRegistry, invoke
+from lab.harness.tools import ToolRegistry, invoke, invoke_unguarded
 from lab.switches import Switches
 from lab.trace import HistoryTrimmed, ResultAppended, ToolCallSeen, ToolExecuted, Trace
 from lab.world import World
@@ -45,6 +46,8 @@ class Layers:
         self.trays = Trays(switches, world, trace)
         self.caps = ResultCaps(switches, world, trace)
         self.chain = build_chain(switches, trace, self.sockets.pre_tool_use, permission)
+        # Every failure a result, or the course's bare handler(**input) (运行时直接炸, D8).
+        self.invoke = invoke if switches.handler_errors_become_results else invoke_unguarded
 
     # -- the four calls the loop makes ----------------------------------------------------
     def prompt_message(self, turn: int, prompt: str) -> dict[str, Any]:
@@ -63,10 +66,13 @@ class Layers:
             self.trace.emit(HistoryTrimmed(turn, removed, len(trimmed)))
         return trimmed
 
-    def run_calls(self, turn: int, blocks: list[Any]) -> list[dict[str, Any]]:
+    def run_calls(self, turn: int, tool_calls: list[ToolCall]) -> list[dict[str, Any]]:
         """Calls cut into trays; each call down the chain, the passing ones executed; one
         result per call, returned in call order."""
-        calls = [Call(b.id, b.name, dict(b.input), self.registry.get(b.name), turn) for b in blocks]
+        calls = [
+            Call(c.id, c.name, dict(c.input), self.registry.get(c.name), turn, c.cut_off)
+            for c in tool_calls
+        ]
         for call in calls:
             self.trace.emit(ToolCallSeen(turn, call.id, call.name, call.input))
         results: dict[str, dict[str, Any] | None] = {}
@@ -99,7 +105,7 @@ class Layers:
     def execute(self, call: Call) -> tuple[str, bool]:
         assert call.tool is not None
         started = self.world.clock.now
-        output, is_error = invoke(call.tool, call.input)
+        output, is_error = self.invoke(call.tool, call.input)
         finished = self.world.clock.now
         self.trace.emit(
             ToolExecuted(

@@ -12,37 +12,48 @@ import json
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 import jsonschema
 
 from lab.harness.batching import MAX_PARALLEL
-from lab.harness.hooks import STOP_BLOCK_CAP
-from lab.harness.permissions import deny_rule_for
+from lab.harness.checks import Call
+from lab.harness.hooks import STOP_BLOCK_CAP, as_decision
+from lab.harness.permissions import Gates, Human, deny_rule_for
+from lab.harness.retry import MAX_RETRIES, RETRY_STATUS, RETRY_TYPES
 from lab.harness.tools import Tool, contract_mismatch, invoke
 from lab.model import validate_messages
 from lab.observables import leading_result_ids, tool_use_ids
 from lab.scenario import Run, run_scenario, tools_for
+from lab.switches import Switches
+from lab.testing.catalog import always_yes
 from lab.trace import (
+    ApiRejected,
     BatchRan,
     CheckFailed,
     CheckPassed,
+    ConnectionLost,
     HookFailed,
     HookFired,
     HumanAsked,
     ModelAnswered,
     ModelCalled,
+    ModelRetried,
+    ResultAppended,
     ResultSpilled,
     RunEnded,
     StopContinued,
     ToolCallSeen,
     ToolExecuted,
     ToolRefused,
+    Trace,
 )
 from lab.world import World, is_read_only
 
 Check = Callable[[Run], str | None]
 FILE_TOOLS = ("read_file", "write_file", "edit_file")
-CHEAP_STAGES = ("known_tool", "validation", "tool_check")  # the checks before hooks and gates
+# the checks before hooks and gates
+CHEAP_STAGES = ("known_tool", "complete_input", "validation", "tool_check")
 
 
 @dataclass(frozen=True)
@@ -160,6 +171,78 @@ def no_crash(run: Run) -> str | None:
     if run.ended == "crash":
         end = run.trace.last(RunEnded)
         return f"the harness crashed: {end.detail if end else '?'}"
+    return None
+
+
+# ---- the API's faults ----------------------------------------------------------------------
+def transient_end(run: Run) -> str | None:
+    """The transient fault that ended the run, if one did (an HTTP 429/5xx, an error event in
+    a stream, a lost connection)."""
+    events = run.trace.events
+    last = events[-2] if len(events) > 1 and isinstance(events[-1], RunEnded) else None
+    if isinstance(last, ConnectionLost):
+        return f"a lost connection ({last.message})"
+    if isinstance(last, ApiRejected):
+        in_stream = last.status == 200 and last.error_type in RETRY_TYPES
+        if in_stream or last.status in RETRY_STATUS or last.status >= 500:
+            return f"a {last.status} {last.error_type}"
+    return None
+
+
+def retries(run: Run) -> str | None:
+    """A transient fault (429, 529, 5xx, an error event or a dropped connection in a stream)
+    ends a run only after MAX_RETRIES (5) retries of the same model call: until then the
+    harness waits and asks again."""
+    fault = transient_end(run)
+    if fault is None:
+        return None
+    turn = run.trace.events[-1].turn
+    tried = sum(1 for e in run.trace.of(ModelRetried) if e.turn == turn)
+    if tried < MAX_RETRIES:
+        return f"{fault} ended the run on turn {turn} after {tried} of {MAX_RETRIES} retries"
+    return None
+
+
+def block_key(block: dict) -> tuple:
+    """What identifies a block the model sent: its text, or its call's id, name and input."""
+    if block.get("type") == "text":
+        return ("text", block.get("text"))
+    if block.get("type") == "tool_use":
+        key = json.dumps(block.get("input"), sort_keys=True)
+        return ("tool_use", block.get("id"), block.get("name"), key)
+    return (block.get("type"),)
+
+
+def whole_answers(run: Run) -> str | None:
+    """Only answers the API finished enter the history: every assistant message the harness
+    sends is one of them, and every call it runs belongs to one (a stream that broke
+    part-way delivered a draft: none of its blocks is sent back, none of its calls runs)."""
+    finished = [tuple(block_key(b) for b in reply["content"]) for reply in run.api.replies]
+    calls = {b["id"] for reply in run.api.replies for b in reply["content"] if "id" in b}
+    for n, body in enumerate(run.api.requests):
+        messages = body.get("messages")
+        for i, message in enumerate(messages if isinstance(messages, list) else []):
+            content = message.get("content") if isinstance(message, dict) else None
+            if not isinstance(content, list) or message.get("role") != "assistant":
+                continue
+            if tuple(block_key(b) for b in content) not in finished:
+                return f"request #{n}: messages.{i} is no answer the API finished"
+    for event in executed(run):
+        if event.call_id not in calls:
+            return f"{show_call(event)} ran, but no finished answer holds it"
+    return None
+
+
+def cut_calls(run: Run) -> str | None:
+    """A call whose input JSON max_tokens cut off never runs: what arrived is not the call
+    the model made. It is answered with an is_error tool_result saying so."""
+    cut = set(run.api.cut_calls)
+    for event in executed(run):
+        if event.call_id in cut:
+            return f"{show_call(event)} ran, though max_tokens cut its input"
+    for event in run.trace.of(ResultAppended):
+        if event.call_id in cut and not event.is_error:
+            return f"the cut call {event.call_id} was answered as if it had run"
     return None
 
 
@@ -380,11 +463,86 @@ def reads_page(run: Run) -> str | None:
     return None
 
 
+# ---- the sandbox, hooks before rules, silence (issue 12) -------------------------------------
+def sandboxed(run: Run) -> str | None:
+    """The shell is sandboxed: no bash command changes anything outside the workspace, however
+    it is spelled (`/bin/rm`, `bash -c`, a variable, `find -delete`) and whatever the rules let
+    through. (The file tools have the wall; a write of theirs outside is containment's case.)"""
+    world = run.world
+    file_tools_outside = any(
+        e.name in FILE_TOOLS
+        and not e.is_error
+        and isinstance(e.input.get("path"), str)
+        and not world.inside_workspace(e.input["path"])
+        for e in executed(run)
+    )
+    before = {p: c for p, c in run.initial_files.items() if not world.inside_workspace(p)}
+    after = {p: c for p, c in world.snapshot().items() if not world.inside_workspace(p)}
+    if before != after and not file_tools_outside:
+        path = next(p for p in sorted({*before, *after}) if before.get(p) != after.get(p))
+        return f"{path}, outside the workspace, changed through the shell"
+    return None
+
+
+def pre_tool_use_answers(run: Run, event: ToolCallSeen | ToolExecuted) -> list[tuple[str, Any]]:
+    """What each of the scenario's PreToolUse hooks answers about a call, asked again."""
+    payload = {
+        "hook_event_name": "PreToolUse",
+        "tool_name": event.name,
+        "tool_input": event.input,
+        "tool_use_id": event.call_id,
+    }
+    answers = []
+    for name, hook in run.scenario.hooks:
+        if name != "PreToolUse":
+            continue
+        try:
+            answers.append((getattr(hook, "__name__", "?"), hook(dict(payload))))
+        except Exception:  # a failing hook blocks nothing
+            continue
+    return answers
+
+
+def blocking_hook_wins(run: Run) -> str | None:
+    """A call that a PreToolUse hook blocks never runs, whatever the permission rules allow:
+    the hooks are asked before the rules, so a block beats an allow rule."""
+    for event in executed(run):
+        for name, answer in pre_tool_use_answers(run, event):
+            decision = as_decision(answer)
+            if decision and decision[0] == "deny":
+                return f"{show_call(event)} executed although the hook {name} blocks it"
+    return None
+
+
+def silence_is_not_approval(run: Run) -> str | None:
+    """Hooks that say nothing approve nothing: a call on which every PreToolUse hook stayed
+    silent meets the rules as if there were no hooks, so when the rules alone would put a
+    question to the human, the human is asked."""
+    asked = {e.call_id for e in run.trace.of(HumanAsked)}
+    world = fresh_world(run)
+    tools = tools_of(run, world)
+    for event in run.trace.of(ToolCallSeen):
+        answers = pre_tool_use_answers(run, event)
+        if not answers or any(answer is not None for _, answer in answers):
+            continue
+        if event.call_id in asked or event.call_id not in {e.call_id for e in executed(run)}:
+            continue
+        alone = Trace()
+        gates = Gates(run.scenario.permissions, Human(always_yes), world, alone, Switches())
+        gates.judge(Call(event.call_id, event.name, event.input, tools.get(event.name), 0))
+        if alone.of(HumanAsked):
+            return f"the hooks said nothing about {show_call(event)}, yet nobody was asked"
+    return None
+
+
 INVARIANTS: list[Invariant] = [
-    Invariant("no_crash", "No crash", "不崩溃", no_crash, course=True),
+    Invariant("no_crash", "No crash", "不崩溃", no_crash, course=False),
     Invariant("pairing", "Pairing", "配对", pairing, course=True),
-    Invariant("continuation", "Continuation", "继续判据", continuation, course=False),
+    Invariant("continuation", "Continuation", "续轮判据", continuation, course=False),
     Invariant("termination", "Termination", "必然结束", termination, course=True),
+    Invariant("retries", "Faults waited out", "瞬时故障重试", retries, course=True),
+    Invariant("whole_answers", "Whole answers only", "只收完整回答", whole_answers, course=True),
+    Invariant("cut_calls", "Cut calls never run", "截断调用不执行", cut_calls, course=False),
     Invariant("deny", "Deny dominance", "拒绝优先", deny_dominance, course=False),
     Invariant("tighten", "Hooks only tighten", "钩子只收紧", hooks_only_tighten, course=True),
     Invariant("every_hook", "Every hook runs", "每个钩子都运行", every_hook_runs, course=False),
@@ -395,7 +553,7 @@ INVARIANTS: list[Invariant] = [
         context_reaches_the_model,
         course=False,
     ),
-    Invariant("human_last", "Human last", "人工审批排最后", human_last, course=True),
+    Invariant("human_last", "Human last", "人工审批排最后", human_last, course=False),
     Invariant("containment", "Containment", "工作区围墙", containment, course=False),
     Invariant(
         "contract", "Contract at registration", "注册时检查契约", contract_checked, course=False
@@ -404,6 +562,13 @@ INVARIANTS: list[Invariant] = [
     Invariant("fresh", "Fresh results", "结果不过期", fresh_results, course=True),
     Invariant("makespan", "Makespan", "并行耗时", makespan, course=False),
     Invariant("reads_page", "Reads page", "读取分页", reads_page, course=True),
+    Invariant("sandbox", "Sandboxed shell", "沙箱兜底", sandboxed, course=False),
+    Invariant(
+        "hook_block", "A blocking hook wins", "阻断钩子优先", blocking_hook_wins, course=True
+    ),
+    Invariant(
+        "silence", "Silence is not approval", "沉默不等于批准", silence_is_not_approval, course=True
+    ),
 ]
 BY_NAME: dict[str, Invariant] = {inv.name: inv for inv in INVARIANTS}
 

@@ -26,7 +26,7 @@ from lab.testing.invariants import BY_NAME, INVARIANTS, Invariant, broken
 from lab.testing.strategies import focused_cases
 
 MATRIX_EXAMPLES = 100  # generated cases per switch
-MATRIX_SHRINKS = 60  # extra runs per newly broken invariant, to shrink its counterexample
+MATRIX_SHRINKS = 100  # extra runs per newly broken invariant, to shrink its counterexample
 HUNT_EXAMPLES = 150
 HUNT_SHRINKS = 400
 
@@ -260,6 +260,8 @@ def simpler_cases(case: Case) -> Iterator[Case]:
     for i in range(len(script) - 1):
         yield replace(case, script=without(script, i))
     for i, step in enumerate(script):
+        if not isinstance(step, Turn):
+            continue  # a fault step goes whole (above) or not at all
         for simpler in simpler_turns(step):
             yield replace(case, script=(*script[:i], simpler, *script[i + 1 :]))
     for rules in simpler_rules(case.rules):
