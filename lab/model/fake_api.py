@@ -98,7 +98,9 @@ class DroppedBody(httpx2.SyncByteStream):
 class FakeMessagesAPI:
     """Serves `POST /v1/messages` from a ScriptedModel; use an instance as a MockTransport handler.
 
-    It judges only the harness's side (the request). The model's side is never judged: a
+    Any path prefix and query reach it, GET/HEAD probes are answered, and message threads
+    are held (lab/model/threads.py). It judges only the harness's side (the request: its shape
+    in request_shape.py, its history in validation.py). The model's side is never judged: a
     scripted turn may call a tool that was never offered, or declare a stop_reason that
     disagrees with its content.
     """
