@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import httpx2
 import jiter
 
+from lab.model.history import Checked, RequestLog
+from lab.model.request_shape import body_problem
 from lab.model.script import (
     ApiError,
     CutOff,
@@ -23,10 +26,12 @@ from lab.model.script import (
     numbered_id,
 )
 from lab.model.sse import encode_dropped_stream, encode_error_stream, encode_stream
-from lab.model.validation import INVALID, validate_messages
+from lab.model.threads import CREATE_ONLY, Thread, ThreadError, Threads
+from lab.model.validation import INVALID
 
-REQUIRED_FIELDS = ("model", "max_tokens", "messages")
-SSE = {"content-type": "text/event-stream"}
+MESSAGES_PATH = "/v1/messages"  # under any prefix a client adds (`/anthropic/v1/messages`)
+MODELS_PATH = "/v1/models"
+SSE = {"content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache"}
 # The HTTP status the real API gives each error type (an error event in a stream has none).
 ERROR_STATUS = {
     "invalid_request_error": 400,
@@ -93,7 +98,9 @@ class DroppedBody(httpx2.SyncByteStream):
 class FakeMessagesAPI:
     """Serves `POST /v1/messages` from a ScriptedModel; use an instance as a MockTransport handler.
 
-    It judges only the harness's side (the request). The model's side is never judged: a
+    Any path prefix and query reach it, GET/HEAD probes are answered, and message threads
+    are held (lab/model/threads.py). It judges only the harness's side (the request: its shape
+    in request_shape.py, its history in validation.py). The model's side is never judged: a
     scripted turn may call a tool that was never offered, or declare a stop_reason that
     disagrees with its content.
     """
@@ -101,7 +108,9 @@ class FakeMessagesAPI:
     def __init__(self, model: ScriptedModel, *, model_name: str = "claude-lab-1") -> None:
         self.model = model
         self.model_name = model_name
-        self.requests: list[dict] = []  # parsed bodies, in order
+        # Each request as the API understood it: a thread `continue` carries the history it
+        # resumed and the thread's tools. Compact: see RequestLog.
+        self.requests = RequestLog()
         self.rejections: list[Rejection] = []  # 4xx: the request itself was wrong
         # Injected faults (and script exhaustion): an HTTP error's status, or 200 for a
         # stream that failed after it began (error type "connection_dropped" for a drop).
@@ -110,31 +119,88 @@ class FakeMessagesAPI:
         self.cut_calls: list[str] = []  # tool_use ids whose input JSON max_tokens cut off
         self._responses = 0  # numbers the request-id header of every answer
         self._messages_begun = 0  # numbers the message ids, failed streams included
+        self.threads = Threads()
+        self._checked = Checked.empty()  # the last history that passed: the next may extend it
+        self._request_size = 0  # bytes of the request being answered
 
     # ------------------------------------------------------------ the endpoint
 
     def __call__(self, request: httpx2.Request) -> httpx2.Response:
-        if request.method != "POST" or request.url.path != "/v1/messages":
-            return self._reject(None, 404, "not_found_error", "Not found")
-        try:
-            body = json.loads(request.content)
-        except ValueError:
-            return self._reject(None, 400, INVALID, "request body is not valid JSON")
+        path = request.url.path.rstrip("/")
+        if request.method == "POST" and path.endswith(MESSAGES_PATH):
+            return self._create_message(request)
+        if request.method in ("GET", "HEAD"):
+            return self._probe(path)
+        return self._reject(None, 404, "not_found_error", f"Not found: {request.method} {path}")
+
+    def _create_message(self, request: httpx2.Request) -> httpx2.Response:
+        try:  # jiter (the SDK's own JSON parser): fast, and it refuses nesting deeper than 200
+            body = jiter.from_json(request.content)
+        except ValueError as error:
+            return self._reject(None, 400, INVALID, f"request body is not valid JSON: {error}")
         if not isinstance(body, dict):
             return self._reject(None, 400, INVALID, "request body must be a JSON object")
-
-        self.requests.append(body)
-        index = len(self.requests) - 1
-        for name in REQUIRED_FIELDS:
-            if name not in body:
-                return self._reject(index, 400, INVALID, f"{name}: Field required")
-        if not isinstance(body["messages"], list):
-            return self._reject(index, 400, INVALID, "messages: Input should be a valid list")
-        problem = validate_messages(body["messages"])
+        problem = body_problem(body)
         if problem:
-            return self._reject(index, 400, *problem)
+            return self._reject(self.requests.record(body), 400, INVALID, problem)
 
-        return self._play(index, body)
+        thread = body.get("thread") or {}
+        resumed = self.threads.resume(body) if thread.get("type") == "continue" else None
+        if isinstance(resumed, ThreadError):
+            index = self.requests.record(body)
+            return self._reject(
+                index, resumed.status, resumed.type, resumed.message, resumed.error_code
+            )
+        kept = resumed.kept if resumed else {k: body[k] for k in CREATE_ONLY if k in body}
+        body = {**body, **kept}
+        base, new = self._extends(body["messages"], resumed)
+        view = base.view.extended(new)
+        index = self.requests.record(body, view)
+        check = base.check.copy()
+        problem = check.take(new)
+        if problem:
+            return self._reject(index, 400, INVALID, problem)
+        self._checked = Checked(view, check)
+
+        self._request_size = len(request.content)
+        answered = len(self.replies)
+        response = self._play(index, {**body, "messages": view.messages()})
+        if thread and len(self.replies) > answered:
+            self._hold_thread(self.replies[-1], self._checked, kept, resumed)
+        return response
+
+    def _extends(self, messages: list, resumed: Thread | None) -> tuple[Checked, list]:
+        """The checked history this request extends, and its messages beyond it. Only those
+        are judged: what passed before is not judged again."""
+        if resumed is not None:  # a `continue` sends only the new turn
+            return resumed.checked, messages
+        known = self._checked.shared_prefix(messages)
+        return (self._checked if known else Checked.empty()), messages[known:]
+
+    def _hold_thread(
+        self, reply: dict, checked: Checked, kept: dict, resumed: Thread | None
+    ) -> None:
+        check = checked.check.copy()
+        message = {"role": "assistant", "content": reply["content"]}
+        if check.add(message) is None:  # a reply the rules cannot take ends the thread
+            self.threads.hold(reply, Checked(checked.view.extended([message]), check), kept)
+        if resumed is not None:
+            resumed.continued = True
+
+    def _probe(self, path: str) -> httpx2.Response:
+        """GET/HEAD: the model list a client may ask for, and a plain answer to a health probe."""
+        model = {
+            "type": "model",
+            "id": self.model_name,
+            "display_name": "Scripted lab model",
+            "created_at": "2026-01-01T00:00:00Z",
+        }
+        if path.endswith(MODELS_PATH):
+            listing = {"data": [model], "first_id": model["id"], "last_id": model["id"]}
+            return self._answer(200, {}, json={**listing, "has_more": False})
+        if path.endswith(f"{MODELS_PATH}/{self.model_name}"):
+            return self._answer(200, {}, json=model)
+        return self._answer(200, {}, json={"type": "fake_messages_api", "model": self.model_name})
 
     def _play(self, index: int, body: dict) -> httpx2.Response:
         stream = bool(body.get("stream", False))
@@ -218,7 +284,10 @@ class FakeMessagesAPI:
             "content": content,
             "stop_reason": step.declared,
             "stop_sequence": None,
-            "usage": {"input_tokens": _tokens(messages), "output_tokens": _tokens(content)},
+            "usage": {
+                "input_tokens": max(1, self._request_size // 4),  # about 4 bytes a token
+                "output_tokens": _tokens(content),
+            },
         }
 
     def _answer(self, status: int, headers: dict, **body: object) -> httpx2.Response:
@@ -226,16 +295,21 @@ class FakeMessagesAPI:
         headers = {"request-id": numbered_id("req", self._responses), **headers}
         return httpx2.Response(status, headers=headers, **body)
 
-    def _error(self, status: int, error_type: str, message: str, headers: dict) -> httpx2.Response:
+    def _error(
+        self, status: int, error_type: str, message: str, headers: dict, error_code: str = ""
+    ) -> httpx2.Response:
+        error: dict[str, Any] = {"type": error_type, "message": message}
+        if error_code:  # the SDK reads `error.details.error_code` (e.g. to replay a lost thread)
+            error["details"] = {"error_code": error_code}
         body = {
             "type": "error",
-            "error": {"type": error_type, "message": message},
+            "error": error,
             "request_id": numbered_id("req", self._responses + 1),  # the id _answer gives it
         }
         return self._answer(status, headers, json=body)
 
     def _reject(
-        self, index: int | None, status: int, error_type: str, message: str
+        self, index: int | None, status: int, error_type: str, message: str, error_code: str = ""
     ) -> httpx2.Response:
         self.rejections.append(Rejection(index, status, error_type, message))
-        return self._error(status, error_type, message, {})
+        return self._error(status, error_type, message, {}, error_code)
