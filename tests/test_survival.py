@@ -319,7 +319,7 @@ def test_lab_show_d20_and_d22_print_the_retry_and_the_partial_answer(capsys, mon
     monkeypatch.setenv("COLUMNS", "200")
     assert main(["show", "D20"]) == 0
     out = capsys.readouterr().out
-    assert "retry 1 in 1s (virtual): 529 overloaded_error: Overloaded" in out
+    assert "retry 1 after 1s on the virtual clock: 529 overloaded_error: Overloaded" in out
     assert main(["show", "D22"]) == 0
     out = capsys.readouterr().out
     assert "partial answer (text, tool_use) dropped" in out
