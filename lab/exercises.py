@@ -39,7 +39,12 @@ from lab.trace import (
 )
 from lab.world import World
 
-REPO = Path(__file__).resolve().parent.parent
+
+def starters_dir() -> Path:
+    """Installed: lab/starters inside the package; from a checkout: ./exercises."""
+    package = Path(__file__).resolve().parent
+    shipped = package / "starters"
+    return shipped if shipped.is_dir() else package.parent / "exercises"
 
 
 class ExerciseError(Exception):
@@ -495,7 +500,7 @@ class Result:
 def starter_path(exercise: Exercise, here: Path | None = None) -> Path:
     """The student's copy: ./exercises/FILE if there is one, else the lab's own starter."""
     local = (here or Path.cwd()) / "exercises" / exercise.file
-    return local if local.is_file() else REPO / "exercises" / exercise.file
+    return local if local.is_file() else starters_dir() / exercise.file
 
 
 def load(path: Path) -> ModuleType:
