@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from lab.cli import main
-from lab.exercises import EXERCISES, REPO, check
+from lab.exercises import EXERCISES, check, starters_dir
 
 SOLUTIONS = {
     "m1_lost_call": """
@@ -94,7 +94,7 @@ def test_there_is_an_exercise_for_every_mechanism():
 
 @pytest.mark.parametrize("id", sorted(EXERCISES))
 def test_the_starter_fails_with_hints_that_do_not_give_the_answer(id):
-    results = check(id, REPO / "exercises" / EXERCISES[id].file)
+    results = check(id, starters_dir() / EXERCISES[id].file)
     failed = [r for r in results if not r.passed]
     assert failed, f"the starter of {id} passes as shipped"
     hints = " ".join(r.hint for r in failed)
@@ -129,7 +129,7 @@ def test_lab_check_exit_codes_and_output(tmp_path, capsys):
     )
     assert "2 of 2 checks pass" in capsys.readouterr().out
     assert (
-        main(["check", "m5_stop_hook", "--file", str(REPO / "exercises" / "m5_stop_hook.py")]) == 1
+        main(["check", "m5_stop_hook", "--file", str(starters_dir() / "m5_stop_hook.py")]) == 1
     )
     out = capsys.readouterr().out
     assert "✗ fail" in out and "hint:" in out
