@@ -7,6 +7,8 @@ from lab.scenario import Scenario
 EXPERIMENT = Experiment(
     id="D20",
     mechanism="M1",
+    grade="beyond",
+    source="beyond the seed: the Messages API's 529 overloaded_error and retry-after; the SDK's own retries",
     title={
         "en": "No retry: one 529 overloaded_error kills the run",
         "zh": "不重试：一次 529 过载就让整轮任务夭折",

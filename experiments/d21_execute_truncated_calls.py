@@ -10,6 +10,8 @@ PREVIEW = {"path": "/workspace", "keep": ["src", "docs"], "dry_run": True}
 EXPERIMENT = Experiment(
     id="D21",
     mechanism="M3",
+    grade="beyond",
+    source="beyond the seed: the max_tokens stop reason and anthropic 2.16's lenient parse of cut tool JSON",
     title={
         "en": "The truncated call: max_tokens cuts a dry run's safety flag, and it runs for real",
         "zh": "被截断的调用：max_tokens 截掉了演练开关，清理就真的执行了",

@@ -13,6 +13,8 @@ LOOK = turn(
 EXPERIMENT = Experiment(
     id="D22",
     mechanism="M3",
+    grade="beyond",
+    source="beyond the seed: the API's mid-stream error event and the pairing rule of the Messages API",
     title={
         "en": "Keeping the partial answer of a failed stream leaves a tool_use without result",
         "zh": "保留流式失败的半截回答：留下一个没有结果的工具调用",

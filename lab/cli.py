@@ -16,15 +16,19 @@ from types import ModuleType
 from rich.console import Console
 from rich.table import Table
 
+from lab import exercises
 from lab.experiment import MECHANISMS, ExperimentError, load_all, run_experiment, select
 from lab.live import DEFAULT_MODEL, LiveError, live_client, live_run
+from lab.predict import NoMoreInput, run_with_predictions
 from lab.probe.cli import COMMANDS as PROBE_COMMANDS
 from lab.probe.cli import add_parsers as add_probe_parsers
 from lab.report import (
     experiment_runs_view,
     flips_text,
+    grade_label,
     outcome_view,
     outcomes_json,
+    prose,
     run_view,
     show,
     summary_view,
@@ -69,6 +73,9 @@ def build_parser() -> Parser:
     run.add_argument("ids", nargs="*", metavar="ID", help="experiment ids (default: all)")
     run.add_argument("--json", action="store_true", help="print only JSON on stdout")
     run.add_argument(
+        "--predict", action="store_true", help="ask for each observable's after value first"
+    )
+    run.add_argument(
         "--switch",
         action="append",
         default=[],
@@ -88,6 +95,13 @@ def build_parser() -> Parser:
     hunt.add_argument("--out", type=Path, metavar="FILE", help="write the experiment file here")
     hunt.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     hunt.add_argument("--examples", type=int, metavar="N", help="generated cases to try")
+    report = sub.add_parser("report", parents=[common], help="every experiment on one page")
+    report.add_argument("--html", type=Path, required=True, metavar="FILE", help="write it here")
+    check = sub.add_parser("check", help="check a student's exercise (hidden checks, hints)")
+    check.add_argument("exercise", nargs="?", metavar="EXERCISE", help="e.g. m4_rule_set")
+    check.add_argument("--file", type=Path, metavar="FILE", help="the student's file")
+    check.add_argument("--list", action="store_true", help="every exercise and its checks")
+    check.add_argument("--lang", choices=["en", "zh"], default="en", help="output language")
     live = sub.add_parser("live", help="the reference harness with a real model, tools simulated")
     live.add_argument("prompt", help="what to ask the model")
     live.add_argument(
@@ -108,12 +122,12 @@ def cmd_list(args: argparse.Namespace, out: Console) -> int:
         if not group:
             continue
         table = Table(title=f"{mechanism} · {names[0]} · {names[1]}", title_justify="left")
-        for column in ("id", "switch", "title", "takeaway"):
+        for column in ("id", "grade", "switch", "title", "takeaway"):
             table.add_column(column)
         for e in group:
-            table.add_row(
-                e.id, flips_text(dict(e.flips)), e.title[args.lang], e.takeaway[args.lang]
-            )
+            title, takeaway = (prose(t[args.lang], args.lang) for t in (e.title, e.takeaway))
+            grade = grade_label(e.grade, args.lang)
+            table.add_row(e.id, grade, flips_text(dict(e.flips)), title, takeaway)
         out.print(table)
     return 0
 
@@ -150,8 +164,15 @@ def cmd_run(args: argparse.Namespace, out: Console) -> int:
         base = base.flipped(**dict(parse_switch(s) for s in args.switch))
     except KeyError as error:
         raise UsageError(error.args[0]) from None
+    if args.predict and args.json:
+        raise UsageError("--predict asks questions on the terminal; it cannot go with --json")
     experiments = select(load_all(args.dir), args.ids)
     outcomes = [run_experiment(e, base) for e in experiments]
+    if args.predict:
+        try:
+            return run_with_predictions(outcomes, out, args.lang, sys.stdin)
+        except NoMoreInput as error:
+            raise UsageError(str(error)) from None
     if args.json:
         print(json.dumps(outcomes_json(outcomes), ensure_ascii=False, indent=2))
     else:
@@ -205,6 +226,35 @@ def cmd_live(args: argparse.Namespace, out: Console) -> int:
     return 0 if harness.ended == "done" else 1
 
 
+def cmd_report(args: argparse.Namespace, out: Console) -> int:
+    """The projector page: panorama, claims with grades, every experiment side by side."""
+    from lab import html_report  # lazily: only this command draws pages
+
+    if not args.html.parent.is_dir():
+        raise UsageError(f"--html {args.html}: no folder {args.html.parent}")
+    outcomes = [run_experiment(e) for e in load_all(args.dir)]
+    html_report.write(args.html, outcomes, args.lang)
+    out.print(f"wrote {args.html} ({len(outcomes)} experiments)")
+    return 0 if all(o.reproduced for o in outcomes) else 1
+
+
+def cmd_check(args: argparse.Namespace, out: Console) -> int:
+    """pass (0) or fail (1) per hidden check, with hints; --list for the teacher."""
+    if args.list:
+        out.print(exercises.list_view(args.lang))
+        return 0
+    if not args.exercise:
+        raise UsageError(f"name an exercise ({', '.join(exercises.EXERCISES)}) or use --list")
+    try:
+        results = exercises.check(args.exercise, args.file)
+    except exercises.ExerciseError as error:
+        raise UsageError(str(error)) from None
+    exercise = exercises.EXERCISES[args.exercise]
+    path = (args.file or exercises.starter_path(exercise)).resolve()
+    out.print(exercises.results_view(exercise, path, results, args.lang))
+    return 0 if all(r.passed for r in results) else 1
+
+
 COMMANDS = {
     "list": cmd_list,
     "run": cmd_run,
@@ -213,6 +263,8 @@ COMMANDS = {
     "matrix": cmd_matrix,
     "hunt": cmd_hunt,
     "live": cmd_live,
+    "check": cmd_check,
+    "report": cmd_report,
     **PROBE_COMMANDS,
 }
 

@@ -25,6 +25,11 @@ MECHANISMS = {
     "M5": ("the hook sockets", "插线口"),
 }
 
+# The seed's evidence grades: 【一】 the course code at f9e8b28, 【二】 official documentation,
+# 【三】 the course author's reading of closed source; "beyond" a source the seed does not cite.
+GRADES = ("一", "二", "三", "beyond")
+OWN_SOURCE = "this lab's own experiment"
+
 
 class ExperimentError(Exception):
     """A malformed experiment file or an unknown experiment id: one readable line."""
@@ -40,6 +45,8 @@ class Experiment:
     scenario: Scenario
     expect: Mapping[str, tuple[Any, Any]]  # observable -> (before, after)
     observables: Mapping[str, Observable] = field(default_factory=dict)
+    grade: str = "beyond"  # one of GRADES: where the claim comes from
+    source: str = OWN_SOURCE  # one line: the seed's section, the docs page, the bug report
 
     def observable(self, name: str) -> Observable:
         return self.observables.get(name) or STANDARD[name]
@@ -59,6 +66,10 @@ class Experiment:
                 found.append(f"flips unknown switch {name!r}")
         if not self.flips:
             found.append("flips no switch")
+        if self.grade not in GRADES:
+            found.append(f"grade {self.grade!r} is not one of {', '.join(GRADES)}")
+        if not isinstance(self.source, str) or not self.source.strip() or "\n" in self.source:
+            found.append("source must be one non-empty line")
         if not isinstance(self.scenario, Scenario):
             found.append("scenario is not a Scenario")
         if not self.expect:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anthropic
 
@@ -21,6 +21,9 @@ from lab.model import ApiError, FakeMessagesAPI, Responder, ScriptedModel, Turn,
 from lab.switches import Switches
 from lab.trace import ToolRefused, Trace
 from lab.world import World, course_tools
+
+if TYPE_CHECKING:
+    from lab.harness.retry import Wait
 
 
 @dataclass(frozen=True)
@@ -55,14 +58,21 @@ class Run:
 
 
 def tools_for(world: World, switches: Switches) -> list[Tool]:
-    """The course's five tools on `world`, behind the workspace wall unless it is switched off."""
-    return course_tools(world, wall=switches.workspace_wall)
+    """The course's five tools on `world`: the file tools behind the workspace wall, bash in
+    the sandbox, unless either is switched off."""
+    return course_tools(world, wall=switches.workspace_wall, sandbox=switches.shell_sandbox)
 
 
 def build_harness(
-    scenario: Scenario, switches: Switches, world: World, client: anthropic.Anthropic
+    scenario: Scenario,
+    switches: Switches,
+    world: World,
+    client: anthropic.Anthropic,
+    wait: Wait | None = None,
 ) -> Harness:
-    """The harness for a scenario, wired to `client` (fake or real) and acting on `world`."""
+    """The harness for a scenario, wired to `client` (fake or real) and acting on `world`;
+    its retries wait on the world's virtual clock unless `wait` says otherwise (a real model
+    is waited for with `lab.harness.retry.real_wait`)."""
     trace = Trace()
     registry = ToolRegistry(check_contract=switches.contract_checked)
     for tool in [*tools_for(world, switches), *scenario.tools(world)]:
@@ -81,7 +91,12 @@ def build_harness(
         keep_last=scenario.keep_last,
     )
     return Harness(
-        client, layers, switches=switches, stream=scenario.stream, max_turns=scenario.max_turns
+        client,
+        layers,
+        switches=switches,
+        stream=scenario.stream,
+        max_turns=scenario.max_turns,
+        wait=wait,
     )
 
 

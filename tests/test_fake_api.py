@@ -542,6 +542,7 @@ def test_a_badly_shaped_request_gets_a_400_naming_the_path(name):
     assert response.json() == {
         "type": "error",
         "error": {"type": "invalid_request_error", "message": message},
+        "request_id": "req_001",
     }
     assert api.rejections == [Rejection(0, 400, "invalid_request_error", message)]
     assert api.model.calls == 0

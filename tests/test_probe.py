@@ -178,3 +178,17 @@ def test_the_readme_example_loop_is_the_one_the_suite_runs():
     body = example.split("\n\n", 2)[2]  # after the two import paragraphs
     assert body.strip() in (Path(__file__).parent / "test_wire.py").read_text()
     assert "def test_my_loop_keeps_the_wire_invariants" in body
+
+
+def test_notebook_08s_questions_are_computed_from_a_real_probe():
+    import json
+    import subprocess
+
+    from lab.predict import check
+
+    command = [sys.executable, "-m", "lab", "probe", "anthropic-tool-runner", "--case", "P1s"]
+    done = subprocess.run([*command, "--json"], capture_output=True, text=True, timeout=300)
+    result = json.loads(done.stdout)
+    assert check("R.1", 1, "en", result=result).right  # one request: the call was dropped
+    assert check("R.3", 0, "en", result=result).right  # and the program said nothing was wrong
+    assert not check("R.1", 2, "en", result=result).right

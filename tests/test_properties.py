@@ -33,9 +33,9 @@ from lab.testing.strategies import (
     cases,
     cut_cases,
     fault_cases,
+    faulty_scripts,
     focused_cases,
     scripts,
-    with_faults,
 )
 
 DONE = turn(text("Done."))
@@ -66,8 +66,8 @@ def holds(name: str, case: Case, switches: Switches | None = None) -> None:
 # ---- the experiments' shapes, pinned as examples -------------------------------------------
 D1 = case(calls(bash("ls")), calls(bash("cat notes.txt"), stop_reason="end_turn"))
 D1B = Case(script=(turn(text("It has 3 lines."), stop_reason="tool_use"),))
-D3 = case(calls(bash("ls"), bash("rm -rf tmp")), rules=RuleSet(deny=("Bash(rm *)",)))
-D3B = case(calls(read("notes.txt")), calls(read("notes.txt")), files=("notes.txt",), keep_last=3)
+D23 = case(calls(bash("ls"), bash("rm -rf tmp")), rules=RuleSet(deny=("Bash(rm *)",)))
+D3 = case(calls(read("notes.txt")), calls(read("notes.txt")), files=("notes.txt",), keep_last=3)
 D4 = case(calls(bash("rm -rf /")), rules=RuleSet(course=True), human=("y",))
 D7 = case(calls(bash("ls"), tool_use("check_disk", {"device": "/dev/sda"})))
 D8 = case(calls(tool_use("word_count", {"file_path": "notes.txt"})), tools=("word_count",))
@@ -102,8 +102,8 @@ DROPPED = case(stream_dropped(READING, block=2, after_chars=9), READING, stream=
 
 # ---- M1: the loop --------------------------------------------------------------------------
 @given(focused_cases("M3/M1"))
+@example(D23)
 @example(D3)
-@example(D3B)
 @example(D1B)
 def test_pairing(case):
     holds("pairing", case)
@@ -263,7 +263,7 @@ COURSE_KEEPS = [inv for inv in INVARIANTS if inv.course]
 
 
 @given(focused_cases())
-@example(D3)
+@example(D23)
 @example(D9)
 @example(D18)
 @example(D20)
@@ -303,7 +303,7 @@ def test_generated_cases_are_small_and_end_with_a_text_turn(case):
     assert all(b.get("id") is None for t in turns for b in t.blocks)  # ids come later
 
 
-@given(with_faults(scripts()))
+@given(faulty_scripts())
 def test_a_transient_fault_comes_before_the_same_turn_and_a_cut_replaces_it(script):
     for step, following in itertools.pairwise(script):
         if isinstance(step, Turn | CutOff):

@@ -117,3 +117,22 @@ def test_through_the_sdk_a_dropped_stream_is_an_incomplete_chunked_read():
         with pytest.raises(httpx2.RemoteProtocolError, match="incomplete chunked read"):
             with client.messages.stream(model="m", max_tokens=5, messages=ASK) as stream:
                 stream.get_final_message()
+
+
+def test_the_scripts_dropped_stream_and_stream_error_cross_the_socket_as_they_are():
+    from lab.model import stream_dropped, stream_error
+
+    calls = turn("Cleaning up.", tool_use("clean", {"path": "/workspace", "dry_run": True}))
+    api = FakeMessagesAPI(ScriptedModel([stream_dropped(calls, block=1), stream_error(calls)]))
+    with FakeServer(api) as server:
+        client = anthropic.Anthropic(api_key="k", base_url=server.url, max_retries=0)
+        seen = []
+        with pytest.raises(httpx2.RemoteProtocolError, match="incomplete chunked read"):
+            with client.messages.stream(model="m", max_tokens=5, messages=ASK) as stream:
+                for event in stream:
+                    seen.append(event.type)
+        assert "content_block_delta" in seen and "message_stop" not in seen  # cut mid-answer
+        with pytest.raises(anthropic.APIStatusError, match="Overloaded"):
+            with client.messages.stream(model="m", max_tokens=5, messages=ASK) as stream:
+                stream.get_final_message()
+    assert [f.error_type for f in api.faults] == ["connection_dropped", "overloaded_error"]

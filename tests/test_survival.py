@@ -225,6 +225,20 @@ def test_an_incomplete_streamed_input_is_cut_whatever_the_declared_stop_reason()
     assert not result.trace.of(ToolExecuted)
 
 
+def test_a_streamed_input_that_arrived_whole_runs_whatever_the_declaration():
+    declared = turn(tool_use("bash", {"command": "ls"}), stop_reason="max_tokens")
+    result = run(declared, DONE, stream=True)
+    assert [e.name for e in result.trace.of(ToolExecuted)] == ["bash"]
+    assert not result.trace.of(CallCutOff)
+
+
+def test_a_streamed_cut_that_kept_nothing_is_cut_too():
+    result = run(cut_off(LOOK, keep_chars=0), DONE, stream=True)
+    (cut,) = result.trace.of(CallCutOff)
+    assert (cut.wire, cut.input) == ("", {})
+    assert not result.trace.of(ToolExecuted)
+
+
 def test_only_the_last_call_of_a_max_tokens_answer_is_cut():
     two = turn(tool_use("bash", {"command": "ls"}), tool_use("bash", {"command": "pwd"}))
     result = run(cut_off(two, keep_chars=5), DONE)
@@ -283,3 +297,40 @@ def test_the_backoff_table():
     assert policy.delay(1, status_error(400)) is None
     assert NoRetry(waits.append).delay(1, error) is None
     assert waits == []  # deciding never waits
+
+
+# ---- what `lab show` prints --------------------------------------------------------------------
+def test_lab_show_d21_prints_the_cut_json_as_it_arrived_and_what_the_sdk_made(capsys, monkeypatch):
+    from lab.cli import main
+
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["show", "D21"]) == 0
+    out = capsys.readouterr().out
+    wire = 'as it arrived: {"path": "/workspace", "keep": ["src", "docs"], "dry_run": tr'
+    made = 'the SDK made:  {"path": "/workspace", "keep": ["src", "docs"]}'
+    assert out.count(wire) == 2 and out.count(made) == 2  # in both runs
+    assert "✗ complete_input: the input was cut off by max_tokens" in out
+    assert "removed 3 files" in out  # only the degraded run ran it
+
+
+def test_lab_show_d20_and_d22_print_the_retry_and_the_partial_answer(capsys, monkeypatch):
+    from lab.cli import main
+
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["show", "D20"]) == 0
+    out = capsys.readouterr().out
+    assert "retry 1 after 1s on the virtual clock: 529 overloaded_error: Overloaded" in out
+    assert main(["show", "D22"]) == 0
+    out = capsys.readouterr().out
+    assert "partial answer (text, tool_use) dropped" in out
+    assert "partial answer (text, tool_use) KEPT in the history" in out
+
+
+def test_a_connection_that_cannot_be_opened_is_not_retried():
+    refused = httpx2.ConnectError("[Errno 111] Connection refused")
+    wrapped = anthropic.APIConnectionError(request=httpx2.Request("POST", "http://x"))
+    wrapped.__cause__ = refused
+    assert not transient(refused) and not transient(wrapped)
+    dropped = anthropic.APIConnectionError(request=httpx2.Request("POST", "http://x"))
+    dropped.__cause__ = httpx2.RemoteProtocolError("peer closed")
+    assert transient(dropped)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import anthropic
@@ -19,7 +19,7 @@ import httpx2
 from anthropic.types import Message
 
 from lab.harness.partial import partial_policy
-from lab.harness.retry import Wait, retry_policy
+from lab.harness.retry import Wait, retry_policy, transient
 from lab.switches import Switches
 from lab.trace import (
     AnswerUnreadable,
@@ -49,10 +49,8 @@ def assistant_param(message: Message) -> dict[str, Any]:
     return {"role": "assistant", "content": blocks}
 
 
-def complete_json(text: str | None) -> bool:
-    """Did this input JSON arrive whole? (None: not streamed, nothing to judge.)"""
-    if not text:
-        return True
+def whole_json(text: str) -> bool:
+    """Did this input JSON arrive whole?"""
     try:
         json.loads(text)
     except ValueError:
@@ -64,20 +62,22 @@ def complete_json(text: str | None) -> bool:
 class Answer:
     message: Message
     tool_use_seen: bool
-    wire: Mapping[int, str] = field(default_factory=dict)  # streamed input JSON, by block
+    wire: Mapping[int, str] | None = None  # streamed: each block's input JSON text as it came
 
     @functools.cached_property
     def cut_off(self) -> frozenset[str]:
-        """Calls whose input did not arrive whole: a streamed input whose JSON text is
-        incomplete, or the last block of an answer that stopped at max_tokens (the only
-        evidence when the API parsed the input itself)."""
+        """Calls whose input did not arrive whole. Streamed, that is a fact: the input's JSON
+        text is incomplete. Not streamed, the API parsed the input itself and only the
+        declaration is left: the last block of an answer that stopped at max_tokens."""
         content = self.message.content
-        at_limit = self.message.stop_reason == "max_tokens"
+        if self.wire is None:
+            last = content[-1] if content else None
+            at_limit = self.message.stop_reason == "max_tokens"
+            return frozenset([last.id] if at_limit and last and last.type == "tool_use" else [])
         return frozenset(
             block.id
             for index, block in enumerate(content)
-            if block.type == "tool_use"
-            and (not complete_json(self.wire.get(index)) or (at_limit and block is content[-1]))
+            if block.type == "tool_use" and not whole_json(self.wire.get(index, ""))
         )
 
     @property
@@ -200,14 +200,19 @@ class ModelCall:
         self.trace.emit(ModelAnswered(turn, message.id, blocks, message.stop_reason, seen))
         for index, block in enumerate(message.content):
             if block.type == "tool_use" and block.id in answer.cut_off:
-                wire = answer.wire.get(index)
+                wire = None if answer.wire is None else answer.wire.get(index, "")
                 self.trace.emit(CallCutOff(turn, block.id, block.name, wire, dict(block.input)))
         return answer
 
-    def give_up(self, turn: int, error: Exception) -> Unanswered:
+    def give_up(self, turn: int, error: Exception) -> Exception:
+        """What ends the run: the API's error answer, or a connection lost for good. A
+        connection that could not be opened at all is raised as it is: there is no API
+        there to answer (a wrong address; `lab live` says so)."""
         if isinstance(error, anthropic.APIStatusError):  # e.g. the 400 for a broken history
             status, kind, message = rejection(error)
             self.trace.emit(ApiRejected(turn, status, kind, message))
             return Unanswered("api_error", message)
+        if not transient(error):
+            return error
         self.trace.emit(ConnectionLost(turn, one_line(error)))
         return Unanswered("api_error", f"connection lost: {one_line(error)}")

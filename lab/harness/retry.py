@@ -29,15 +29,19 @@ Wait = Callable[[float], object]  # given seconds; the lab passes the virtual cl
 real_wait: Wait = time.sleep  # `lab live`: a real model is waited for on the real clock
 
 
-def transient(error: Exception) -> bool:
-    """Is `error` a fault that asking again may cure?"""
+def transient(error: BaseException) -> bool:
+    """Is `error` a fault that asking again may cure? A connection that broke after it was
+    opened is; one that could not be opened at all is not (nobody is listening there: a
+    configuration problem, which `lab live` reports as such)."""
     if isinstance(error, anthropic.APIStatusError):
         body = error.body if isinstance(error.body, dict) else {}
         kind = body.get("error", {}).get("type") if isinstance(body.get("error"), dict) else None
         if error.status_code == 200:  # an error event inside a stream
             return kind in RETRY_TYPES
         return error.status_code in RETRY_STATUS or error.status_code >= 500
-    return isinstance(error, anthropic.APIConnectionError | httpx2.TransportError)
+    if isinstance(error, anthropic.APIConnectionError) and error.__cause__ is not None:
+        return transient(error.__cause__)  # the SDK wraps what the transport raised
+    return isinstance(error, httpx2.TransportError) and not isinstance(error, httpx2.ConnectError)
 
 
 def retry_after(error: Exception) -> float | None:

@@ -31,7 +31,7 @@ from lab.model.validation import INVALID
 
 MESSAGES_PATH = "/v1/messages"  # under any prefix a client adds (`/anthropic/v1/messages`)
 MODELS_PATH = "/v1/models"
-STREAM_HEADERS = {"content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache"}
+SSE = {"content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache"}
 # The HTTP status the real API gives each error type (an error event in a stream has none).
 ERROR_STATUS = {
     "invalid_request_error": 400,
@@ -98,7 +98,9 @@ class DroppedBody(httpx2.SyncByteStream):
 class FakeMessagesAPI:
     """Serves `POST /v1/messages` from a ScriptedModel; use an instance as a MockTransport handler.
 
-    It judges only the harness's side (the request). The model's side is never judged: a
+    Any path prefix and query reach it, GET/HEAD probes are answered, and message threads
+    are held (lab/model/threads.py). It judges only the harness's side (the request: its shape
+    in request_shape.py, its history in validation.py). The model's side is never judged: a
     scripted turn may call a tool that was never offered, or declare a stop_reason that
     disagrees with its content.
     """
@@ -115,9 +117,9 @@ class FakeMessagesAPI:
         self.faults: list[Rejection] = []
         self.replies: list[dict] = []  # the Message dicts answered in full
         self.cut_calls: list[str] = []  # tool_use ids whose input JSON max_tokens cut off
-        self.threads = Threads()
         self._responses = 0  # numbers the request-id header of every answer
         self._messages_begun = 0  # numbers the message ids, failed streams included
+        self.threads = Threads()
         self._checked = Checked.empty()  # the last history that passed: the next may extend it
         self._request_size = 0  # bytes of the request being answered
 
@@ -229,7 +231,7 @@ class FakeMessagesAPI:
         plain = {**message, "content": [_without_raw(b) for b in message["content"]]}
         self.replies.append(plain)
         if stream:  # only a stream can carry raw (possibly broken) tool JSON
-            return self._answer(200, STREAM_HEADERS, content=encode_stream(message))
+            return self._answer(200, SSE, content=encode_stream(message))
         return self._answer(200, {}, json=plain)
 
     def _fault(self, index: int, step: ApiError, stream: bool, messages: list) -> httpx2.Response:
@@ -246,7 +248,7 @@ class FakeMessagesAPI:
         self.faults.append(Rejection(index, 200, step.type, step.message))
         error = {"type": step.type, "message": step.message}
         body = encode_error_stream(self._message(step.turn, messages), step.after_blocks, error)
-        return self._answer(200, STREAM_HEADERS, content=body)
+        return self._answer(200, SSE, content=body)
 
     def _dropped(
         self, index: int, step: StreamDropped, stream: bool, messages: list
@@ -256,14 +258,15 @@ class FakeMessagesAPI:
             return self._answer(200, {"content-type": "application/json"}, stream=DroppedBody(b""))
         message = self._message(step.turn, messages)
         body = encode_dropped_stream(message, step.block, step.after_chars)
-        return self._answer(200, STREAM_HEADERS, stream=DroppedBody(body))
+        return self._answer(200, SSE, stream=DroppedBody(body))
 
     def _cut_off(self, index: int, step: CutOff, stream: bool, messages: list) -> httpx2.Response:
         blocks = [dict(block) for block in step.turn.blocks]
         calls = [i for i, block in enumerate(blocks) if block["type"] == "tool_use"]
         if calls:
             last = blocks[calls[-1]]
-            cut = (last.get("raw_json") or json.dumps(last["input"]))[: step.keep_chars]
+            raw = last.get("raw_json")
+            cut = (json.dumps(last["input"]) if raw is None else raw)[: step.keep_chars]
             last.update(raw_json=cut, input=complete_fields(cut))
             self.cut_calls.append(last["id"])
         return self._turn(index, Turn(tuple(blocks), "max_tokens"), stream, messages)
@@ -292,26 +295,21 @@ class FakeMessagesAPI:
         headers = {"request-id": numbered_id("req", self._responses), **headers}
         return httpx2.Response(status, headers=headers, **body)
 
-    def _error(self, status: int, error_type: str, message: str, headers: dict) -> httpx2.Response:
+    def _error(
+        self, status: int, error_type: str, message: str, headers: dict, error_code: str = ""
+    ) -> httpx2.Response:
+        error: dict[str, Any] = {"type": error_type, "message": message}
+        if error_code:  # the SDK reads `error.details.error_code` (e.g. to replay a lost thread)
+            error["details"] = {"error_code": error_code}
         body = {
             "type": "error",
-            "error": {"type": error_type, "message": message},
+            "error": error,
             "request_id": numbered_id("req", self._responses + 1),  # the id _answer gives it
         }
         return self._answer(status, headers, json=body)
 
     def _reject(
-        self,
-        index: int | None,
-        status: int,
-        error_type: str,
-        message: str,
-        error_code: str | None = None,
+        self, index: int | None, status: int, error_type: str, message: str, error_code: str = ""
     ) -> httpx2.Response:
         self.rejections.append(Rejection(index, status, error_type, message))
-        error: dict[str, Any] = {"type": error_type, "message": message}
-        if error_code:  # the SDK reads `error.details.error_code` (e.g. to replay a lost thread)
-            error["details"] = {"error_code": error_code}
-        # A message may quote the request; ASCII-escaped JSON carries any text it quotes.
-        content = json.dumps({"type": "error", "error": error}).encode()
-        return self._answer(status, {"content-type": "application/json"}, content=content)
+        return self._error(status, error_type, message, {}, error_code)

@@ -30,7 +30,8 @@ def _tool_start(block: dict) -> dict:
 
 
 def _tool_deltas(block: dict) -> list[dict]:
-    pieces = split(block.get("raw_json") or json.dumps(block["input"]))
+    raw = block.get("raw_json")  # "" too: a cut that kept nothing streams no JSON at all
+    pieces = split(json.dumps(block["input"]) if raw is None else raw)
     return [{"type": "input_json_delta", "partial_json": piece} for piece in pieces]
 
 

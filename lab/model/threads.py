@@ -34,7 +34,7 @@ class ThreadError:
     status: int
     type: str
     message: str
-    error_code: str | None = None
+    error_code: str = ""
 
 
 class Threads:

@@ -226,18 +226,21 @@ def clean_workspace(world: World) -> Tool:
     )
 
 
-TOOLS: dict[str, Callable[[World], Tool]] = {
+TOOLS: dict[str, Callable[[World], Tool]] = {  # the extra tools generated cases may register
     "word_count": word_count,
     "line_count": line_count,
     "explode": explode,
+}
+EXPERIMENT_TOOLS: dict[str, Callable[[World], Tool]] = {  # hand-written experiments only
     "clean_workspace": clean_workspace,
 }
 
 
 def extra_tools(*names: str) -> Callable[[World], list[Tool]]:
     """A Scenario.tools factory for catalog tools, by name."""
+    known = {**TOOLS, **EXPERIMENT_TOOLS}
 
     def make(world: World) -> list[Tool]:
-        return [TOOLS[name](world) for name in names]
+        return [known[name](world) for name in names]
 
     return make

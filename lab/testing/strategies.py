@@ -365,26 +365,31 @@ def fault_names(weight_of_none: int = 3) -> st.SearchStrategy[str]:
 FAULT_POSITIONS = weighted((3, st.just(1)), (1, st.integers(2, 12)))
 
 
-MAX_FAULTY_TURNS = 6  # more than any generated script has
+def met_by(turns: st.SearchStrategy[Turn], kinds: st.SearchStrategy[str]) -> st.SearchStrategy:
+    """A turn as the API delivers it: the steps FAULTS makes of it under a drawn fault."""
+    return st.builds(lambda t, kind, n: FAULTS[kind](t, n), turns, kinds, FAULT_POSITIONS)
 
 
-def with_faults(
-    turns: st.SearchStrategy[tuple[Turn, ...]], kinds: st.SearchStrategy[str] | None = None
+def faulty_scripts(
+    calls: st.SearchStrategy[dict] | None = None,
+    *,
+    kinds: st.SearchStrategy[str] | None = None,
+    min_turns: int = 1,
+    max_turns: int = 4,
+    max_calls: int = 4,
 ) -> st.SearchStrategy[tuple[Step, ...]]:
-    """The turns, each perhaps met by one of the API's faults (see FAULTS); `kinds` draws
-    each turn's fault name (default: `fault_names()`). The faults are drawn for
-    MAX_FAULTY_TURNS turns and zipped onto the script (a flatmap on the script's length
-    would shrink worse)."""
+    """Like `scripts`, but each turn may meet one of the API's faults (`kinds` draws its
+    name, default `fault_names()`). A turn and its fault are drawn together, so shrinking
+    drops them together."""
     kinds = fault_names() if kinds is None else kinds
+    middle = st.lists(
+        met_by(tool_turns(calls, max_calls), kinds), min_size=min_turns - 1, max_size=max_turns - 1
+    )
 
-    def inject(turns: tuple[Turn, ...], names: list[str], ns: list[int]) -> tuple[Step, ...]:
-        pairs = zip(turns, names, ns, strict=False)  # the lists are at least as long
-        return tuple(step for t, name, n in pairs for step in FAULTS[name](t, n))
+    def flat(parts: list[tuple[Step, ...]], final: tuple[Step, ...]) -> tuple[Step, ...]:
+        return tuple(step for part in (*parts, final) for step in part)
 
-    size = MAX_FAULTY_TURNS
-    names = st.lists(kinds, min_size=size, max_size=size)
-    ns = st.lists(FAULT_POSITIONS, min_size=size, max_size=size)
-    return st.builds(inject, turns, names, ns)
+    return st.builds(flat, middle, met_by(final_turns(), kinds))
 
 
 # ---- permissions, the human, hooks, tools, files -------------------------------------------
@@ -484,7 +489,7 @@ def cases(
     """Whole generated scenarios; pass a strategy (e.g. `st.just(())`) to pin an ingredient,
     or `calls` to change what the script's tool calls are drawn from."""
     defaults: dict[str, st.SearchStrategy[Any]] = {
-        "script": weighted((3, scripts(calls)), (1, with_faults(scripts(calls)))),
+        "script": scripts(calls),
         "files": file_sets(),
         "rules": rule_sets(),
         "human": human_answers(),
@@ -519,10 +524,11 @@ def fault_cases(
     """The API's faults on every other turn (or as `kinds` draws them): HTTP errors, a
     stream that errors or drops part-way, a tool input cut by max_tokens; streamed three
     times out of four."""
-    turns = scripts(valid_calls() if calls is None else calls, min_turns=2)
+    calls = valid_calls() if calls is None else calls
+    kinds = fault_names(1) if kinds is None else kinds
     return cases(
-        script=with_faults(turns, fault_names(1) if kinds is None else kinds),
-        files=st.just(tuple(catalog.FILES)),
+        script=faulty_scripts(calls, kinds=kinds, min_turns=2, max_calls=3),
+        files=file_sets(usually_all=True),
         rules=NO_RULES,
         hooks=NONE,
         tools=NONE,
