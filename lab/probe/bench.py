@@ -14,8 +14,9 @@ import os
 import re
 import signal
 import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from lab.probe.cases import CASES, NA, Case, Verdict, judge
@@ -222,20 +223,30 @@ def probe_pairs(
     By default two trials per core: a trial mostly waits (on its socket, a retry-after, the
     server's shutdown), so the cores stay busy with twice as many."""
     workers = max(1, jobs or 2 * (os.cpu_count() or 1))
-    parents = Scratch.create({})
-    extra = {warm_module(t.argv("", parents.work)): t.env for t, _ in pairs}
-    warm = None if cold else WarmStarts(parents, extra)
 
-    def one(pair: tuple[Target, Case]) -> Cell:
-        cell = run_trial(*pair, timeout=timeout, warm=warm)
-        if on_cell is not None:
-            on_cell(cell)
-        return cell
+    with warm_starts([t for t, _ in pairs], cold) as warm:
 
-    try:
+        def one(pair: tuple[Target, Case]) -> Cell:
+            cell = run_trial(*pair, timeout=timeout, warm=warm)
+            if on_cell is not None:
+                on_cell(cell)
+            return cell
+
         with ThreadPoolExecutor(max_workers=workers) as pool:
             return list(pool.map(one, pairs))
+
+
+@contextmanager
+def warm_starts(targets: Sequence[Target], cold: bool = False) -> Iterator[WarmStarts | None]:
+    """Warm parents for these targets' Python programs (None when `cold`), ended afterwards."""
+    if cold:
+        yield None
+        return
+    parents = Scratch.create({})
+    extra = {warm_module(t.argv("", parents.work)): t.env for t in targets}
+    warm = WarmStarts(parents, extra)
+    try:
+        yield warm
     finally:
-        if warm is not None:
-            warm.close()
+        warm.close()
         parents.remove()

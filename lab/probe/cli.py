@@ -91,6 +91,9 @@ def add_parsers(sub: Any) -> None:
     probe.add_argument(
         "--timeout", type=positive, default=60, metavar="S", help="seconds per trial (default 60)"
     )
+    probe.add_argument(
+        "--cold", action="store_true", help="start every program afresh (no warm Python starts)"
+    )
 
     serve = sub.add_parser(
         "serve",
@@ -122,17 +125,19 @@ def usage_error(message: str) -> Exception:
     return UsageError(message)
 
 
-def probe_argv(args: argparse.Namespace) -> list[str]:
-    """The command line that reruns this probe (used to re-enter a network namespace)."""
+def probe_argv(args: argparse.Namespace, *, every_flag: bool = True) -> list[str]:
+    """The command line that reruns this probe: all of it (to re-enter a network namespace),
+    or only what names the job (to print as a rerun hint)."""
     argv = ["probe"]
     argv += ["--all"] if args.all else ["--cmd", args.cmd] if args.cmd else list(args.targets)
-    for flag in ("call", "report", "fuzz", "jobs"):
+    for flag in ("call", "fuzz", *(("report", "jobs") if every_flag else ())):
         if getattr(args, flag) is not None:
             argv += [f"--{flag}", str(getattr(args, flag))]
-    argv += ["--timeout", str(args.timeout)]
     if args.case:
         argv += ["--case", *args.case]
-    argv += [f"--{flag}" for flag in ("json", "markdown") if getattr(args, flag)]
+    if every_flag:
+        argv += ["--timeout", str(args.timeout)]
+        argv += [f"--{flag}" for flag in ("json", "markdown", "cold") if getattr(args, flag)]
     return argv
 
 
@@ -184,8 +189,8 @@ def cmd_probe(args: argparse.Namespace, out: Console) -> int:
     if args.fuzz:
         from lab.probe.fuzz import fuzz_command
 
-        rerun = shlex.join(["lab", *probe_argv(args)][:-2])  # without the default --timeout
-        return fuzz_command(targets[0], args.fuzz, args.timeout, args.json, rerun, out)
+        rerun = shlex.join(["lab", *probe_argv(args, every_flag=False)])
+        return fuzz_command(targets[0], args.fuzz, args.timeout, args.json, rerun, out, args.cold)
     return run_probe(args, targets, cases, isolation, out)
 
 
@@ -200,7 +205,7 @@ def run_probe(
 
     if sys.stderr.isatty():
         print(f"lab probe: {len(targets)} target(s) × {len(cases)} case(s)…", file=sys.stderr)
-    cells = probe(targets, cases, jobs=args.jobs, timeout=args.timeout)
+    cells = probe(targets, cases, jobs=args.jobs, timeout=args.timeout, cold=args.cold)
     if args.report is not None:
         from lab.probe.html import report_page
 

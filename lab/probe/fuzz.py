@@ -102,12 +102,14 @@ class Found:
     problems: list[tuple[str, str]]
 
 
-def fuzz(target: Target, examples: int, timeout: float) -> tuple[Found | None, int]:
+def fuzz(
+    target: Target, examples: int, timeout: float, cold: bool = False
+) -> tuple[Found | None, int]:
     """The smallest generated script that breaks a wire invariant (None), and trials run."""
     from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis.errors import NoSuchExample
 
-    from lab.probe.bench import run_trial
+    from lab.probe.bench import run_trial, warm_starts
     from lab.probe.conversation import stages_from_script
     from lab.testing.wire import WireRun, wire_problems
 
@@ -126,7 +128,7 @@ def fuzz(target: Target, examples: int, timeout: float) -> tuple[Found | None, i
                 stages=lambda setting: stages_from_script(steps(generated, setting.call)),
                 judge=lambda trial: Verdict("n/a", ""),
             )
-            cell = run_trial(target, case, timeout=timeout)
+            cell = run_trial(target, case, timeout=timeout, warm=warm)
             trial = cell.trial
             seen[generated] = wire_problems(WireRun.from_trial(trial)) if trial else []
         return bool(seen[generated])
@@ -139,20 +141,27 @@ def fuzz(target: Target, examples: int, timeout: float) -> tuple[Found | None, i
         phases=[Phase.generate, Phase.shrink],
         suppress_health_check=list(HealthCheck),
     )
-    try:
-        smallest = find(scripts(), breaks, settings=rules)
-    except NoSuchExample:
-        return None, len(seen)
+    with warm_starts([target], cold) as warm:
+        try:
+            smallest = find(scripts(), breaks, settings=rules)
+        except NoSuchExample:
+            return None, len(seen)
     return Found(smallest, seen[smallest]), len(seen)
 
 
 def fuzz_command(
-    target: Target, examples: int, timeout: float, as_json: bool, rerun: str, out: Console
+    target: Target,
+    examples: int,
+    timeout: float,
+    as_json: bool,
+    rerun: str,
+    out: Console,
+    cold: bool = False,
 ) -> int:
     """Print the smallest breaker as a `lab serve` script; exit 1 when one was found."""
     from lab.probe.bench import fill
 
-    found, trials = fuzz(target, examples, timeout)
+    found, trials = fuzz(target, examples, timeout, cold)
     call = fill(target.call, "{dir}")
     if found is None:
         message = f"{target.name}: none of {trials} generated scripts broke a wire invariant"
