@@ -111,3 +111,11 @@ def test_without_a_namespace_the_probe_says_so_and_runs_anyway():
     assert done.stdout.startswith(
         "isolation: none (no `unshare` here (Linux only)): the targets could reach the network"
     )
+
+
+def test_a_call_naming_the_scratch_folder_is_judged_as_it_was_sent():
+    call = 'read_file={"path": "{dir}/notes.txt"}'
+    done = lab("probe", "--cmd", agent("careful"), "--call", call, "--case", "P5", "P1", "--json")
+    result = json.loads(done.stdout)
+    assert {c["case"]: c["verdict"] for c in result["cells"]} == {"P1": "kept", "P5": "kept"}
+    assert done.returncode == 0

@@ -159,12 +159,8 @@ def run_trial(
             text = text.replace(secret, shown)
         return text
 
-    def cleaned(body: object) -> object:
-        text = json.dumps(body)
-        return json.loads(clean(text)) if str(scratch.root) in text else body
-
     exchanges = [
-        Exchange(e.number, e.method, e.path, cleaned(e.body), e.status, clean(e.answer), e.played)
+        Exchange(e.number, e.method, e.path, e.body, e.status, clean(e.answer), e.played)
         for e in recorder.exchanges
     ]
     tail = "\n".join(clean(output).splitlines()[-OUTPUT_LINES:])
@@ -176,6 +172,7 @@ def run_trial(
         Exit(status, error_line(tail), timeout),
         new_files,
         tail,
+        hide,
     )
     return Cell(target.name, case.id, judge(case, trial), trial)
 

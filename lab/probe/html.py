@@ -84,7 +84,7 @@ def cell_section(target: Target, cell: Cell) -> str:
     if cell.trial is not None:
         for exchange in cell.trial.exchanges:
             parts.append(f"<p>{escape(exchange.line())}</p>")
-            parts.append(f"<pre>{escape(request_text(exchange))}</pre>")
+            parts.append(f"<pre>{escape(cell.trial.shown(request_text(exchange)))}</pre>")
         if cell.trial.output.strip():
             parts.append("<p>the program's last output lines:</p>")
             parts.append(f"<pre>{escape(cell.trial.output)}</pre>")

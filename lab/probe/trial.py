@@ -8,7 +8,7 @@ folder. Judges read a Trial and nothing else.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,6 +79,15 @@ class Trial:
     exit: Exit
     new_files: Sequence[str] = ()  # created in the scratch folder during the run
     output: str = field(default="", repr=False)  # the program's stdout+stderr, last lines
+    # What a reader is shown instead of this run's own paths and port (bodies keep them: judges
+    # compare them with the call as it was sent).
+    hidden: Mapping[str, str] = field(default_factory=dict, repr=False)
+
+    def shown(self, text: str) -> str:
+        """`text` with the run's scratch folder and address replaced by {dir}, {scratch}, {url}."""
+        for private, public in self.hidden.items():
+            text = text.replace(private, public)
+        return text
 
     # ---------------------------------------------------------------- questions
     def model_requests(self) -> list[Exchange]:
