@@ -192,3 +192,11 @@ def test_notebook_08s_questions_are_computed_from_a_real_probe():
     assert check("R.1", 1, "en", result=result).right  # one request: the call was dropped
     assert check("R.3", 0, "en", result=result).right  # and the program said nothing was wrong
     assert not check("R.1", 2, "en", result=result).right
+
+
+def test_a_warm_start_changes_no_verdict_and_no_evidence():
+    course = lab_target("course")  # warm-startable: python -m lab.probe.own_harness
+    pairs = [(course, BY_ID[case]) for case in ("P1", "P4", "P10")]
+    warm = probe_pairs(pairs)
+    cold = probe_pairs(pairs, cold=True)
+    assert [(c.verdict, c.trial.exit) for c in warm] == [(c.verdict, c.trial.exit) for c in cold]
