@@ -32,7 +32,11 @@ def serve(*args: str, client=None) -> tuple[list[str], int]:
 
 
 def read_notes_twice(url: str) -> None:
-    client = anthropic.Anthropic(base_url=url, api_key="sk-test", max_retries=0)
+    with anthropic.Anthropic(base_url=url, api_key="sk-test", max_retries=0) as client:
+        two_requests(client)
+
+
+def two_requests(client: anthropic.Anthropic) -> None:
     tools = [{"name": "read_file", "input_schema": {"type": "object"}}]
     messages = [{"role": "user", "content": "hi"}]
     reply = client.messages.create(model="m", max_tokens=64, messages=messages, tools=tools)
@@ -55,16 +59,16 @@ def test_serving_a_probe_case_logs_each_request_and_the_verdict():
 
 def test_a_rejected_request_is_logged_with_the_fakes_exact_400_and_fails_the_run():
     def unanswered(url: str) -> None:
-        client = anthropic.Anthropic(base_url=url, api_key="sk-test", max_retries=0)
         call = {"type": "tool_use", "id": "toolu_x", "name": "bash", "input": {}}
         messages = [
             {"role": "user", "content": "hi"},
             {"role": "assistant", "content": [call]},
             {"role": "user", "content": "and?"},
         ]
-        with pytest.raises(anthropic.BadRequestError):
-            client.messages.create(model="m", max_tokens=64, messages=messages)
-        client.messages.create(model="m", max_tokens=64, messages=messages[:1])
+        with anthropic.Anthropic(base_url=url, api_key="sk-test", max_retries=0) as client:
+            with pytest.raises(anthropic.BadRequestError):
+                client.messages.create(model="m", max_tokens=64, messages=messages)
+            client.messages.create(model="m", max_tokens=64, messages=messages[:1])
 
     lines, status = serve("--json", client=unanswered)
     events = [json.loads(line) for line in lines[1:]]

@@ -115,7 +115,9 @@ def add_parsers(sub: Any) -> None:
         "--call", metavar="TOOL=JSON", help=f"for a probe case: the call (default {DEFAULT_CALL})"
     )
     serve.add_argument(
-        "--until-done", action="store_true", help="stop once the whole script has been answered"
+        "--until-done",
+        action="store_true",
+        help="stop once the whole script has been answered and the harness hung up",
     )
 
 

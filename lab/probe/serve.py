@@ -221,7 +221,9 @@ def loopback_server(api: Any, port: int) -> Any:
 
 
 def finish_answers(timeout: float = 10.0) -> None:
-    """Let the answers being written finish before the server closes (daemon threads)."""
+    """Let the answers being written finish before the server closes (its threads are daemons):
+    wait for each connection to end — a harness that exits hangs up; an idle one is let go by
+    the server after its keep-alive timeout."""
     for thread in threading.enumerate():
         if thread is not threading.current_thread() and "process_request" in thread.name:
             thread.join(timeout)
