@@ -67,9 +67,13 @@ def setting_for(target: Target, case: Case, scratch: Scratch) -> Setting:
     return Setting(case.id, canary, fill(target.call, folder), denied, marker, prompt)
 
 
-def error_line(output: str) -> str:
-    """The last line of the output that names an exception (a Python traceback's last line)."""
+def error_line(output: str, status: int | None) -> str:
+    """Why a program failed, in one line: the last line that names an exception (a Python
+    traceback's last line), else its last line of output."""
+    if status == 0:
+        return ""
     lines = [line.strip() for line in output.splitlines() if ERROR_LINE.match(line)]
+    lines = lines or [line.strip() for line in output.splitlines() if line.strip()]
     return short(lines[-1], 200) if lines else ""
 
 
@@ -169,7 +173,7 @@ def run_trial(
         setting,
         stages,
         exchanges,
-        Exit(status, error_line(tail), timeout),
+        Exit(status, error_line(tail, status), timeout),
         new_files,
         tail,
         hide,

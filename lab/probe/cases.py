@@ -100,7 +100,9 @@ def answered_line(trial: Trial, tool_id: str) -> str:
 
 def unclean(trial: Trial) -> str:
     """Why the program's end was not clean: it failed, or it never ended (stopped)."""
-    return "the harness crashed" if trial.exit.status is not None else "the run did not end"
+    if trial.exit.status is None:
+        return "the run did not end"
+    return f"the program failed (exit status {trial.exit.status})"
 
 
 def rejection_lines(trial: Trial) -> list[str]:
