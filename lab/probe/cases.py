@@ -467,7 +467,7 @@ CASES: list[Case] = [
     Case(
         "P1b",
         "tool_use declared, no tool block",
-        "M1: the content says there is nothing to run (seed D1b)",
+        "M1: the content says there is nothing to run (the lab's D1b)",
         "no follow-up request is empty or rejected",
         declared_tool_use,
         judge_no_empty_follow_up,
@@ -475,7 +475,7 @@ CASES: list[Case] = [
     Case(
         "P2",
         "unknown tool name",
-        "M2: an unknown name becomes an is_error result, the loop goes on (seed D7)",
+        "M2: an unknown name becomes an is_error result, the loop goes on (the lab's D7)",
         "an is_error tool_result for the call, and the program exits 0",
         unknown_tool,
         judge_unknown_tool,
@@ -524,7 +524,7 @@ CASES: list[Case] = [
     Case(
         "P8",
         "an error event mid-stream, after a tool_use",
-        "M3: a partial answer owes results no one will send; drop it and ask again (seed D3)",
+        "M3: a partial answer owes results no one will send; drop it and ask again (D22)",
         "no later request is rejected for an unanswered tool_use, the program exits 0",
         broken_stream("error"),
         judge_survived_stream,
