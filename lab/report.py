@@ -4,8 +4,8 @@ two runs side by side with their first divergence marked, and trays on the virtu
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from rich import box
@@ -53,7 +53,9 @@ WORDS = {
         "bad": "✗ deviated",
         "takeaway": "takeaway",
         "summary": "{n} of {total} experiments reproduced their expected degradation.",
-        "rerun": "rerun: lab show {id}",
+        "rerun": "rerun: {command}",
+        "errors": "{n} could not run: the error is under its heading above.",
+        "error": "error",
         "baseline": "baseline",
         "degraded": "degraded",
     },
@@ -68,7 +70,9 @@ WORDS = {
         "bad": "✗ 偏离",
         "takeaway": "口播落点",
         "summary": "{total} 个实验中 {n} 个复现了预期的退化。",
-        "rerun": "重跑：lab show {id}",
+        "rerun": "重跑：{command}",
+        "errors": "{n} 个实验无法运行：错误写在各自标题下。",
+        "error": "错误",
         "baseline": "基线",
         "degraded": "退化",
     },
@@ -92,9 +96,24 @@ def heading(experiment: Experiment, lang: str) -> Text:
     )
 
 
+def baseline_text(base: Switches, lang: str = "en") -> Text:
+    """A changed baseline, e.g. `baseline: Switches(trust_stop_reason=False → True)`."""
+    reference = Switches()
+    changes = ", ".join(
+        f"{name}={getattr(reference, name)} → {value}" for name, value in base.differences().items()
+    )
+    return Text(f"{WORDS[lang]['baseline']}: Switches({changes})", "bold yellow")
+
+
 def outcome_view(outcome: Outcome, lang: str = "en") -> RenderableType:
     w = WORDS[lang]
     experiment = outcome.experiment
+    if outcome.error is not None:
+        return Group(
+            heading(experiment, lang),
+            Padding(Text(f"{w['switch']}: {flips_text(dict(experiment.flips))}"), (0, 0, 0, 2)),
+            Padding(Text(f"✗ {w['error']}: {outcome.error}", "bold red"), (0, 0, 1, 2)),
+        )
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     for column in ("observable", "before", "after", "expected", "verdict"):
         table.add_column(w[column])
@@ -110,50 +129,114 @@ def outcome_view(outcome: Outcome, lang: str = "en") -> RenderableType:
     )
 
 
-def summary_view(outcomes: list[Outcome], lang: str = "en") -> RenderableType:
+def summary_view(
+    outcomes: list[Outcome],
+    lang: str = "en",
+    rerun: Callable[[str], str] = lambda ident: f"lab show {ident}",
+) -> RenderableType:
+    """How many reproduced; for each that did not, the command that reruns it (`rerun`)."""
     w = WORDS[lang]
     n = sum(o.reproduced for o in outcomes)
     lines = [Text(w["summary"].format(n=n, total=len(outcomes)), "bold")]
+    if errors := sum(o.error is not None for o in outcomes):
+        lines.append(Text(w["errors"].format(n=errors), "bold red"))
     lines += [
-        Text(w["rerun"].format(id=o.experiment.id), "red") for o in outcomes if not o.reproduced
+        Text(w["rerun"].format(command=rerun(o.experiment.id)), "red")
+        for o in outcomes
+        if not o.reproduced
     ]
     return Group(*lines)
 
 
+def outcome_json(o: Outcome) -> dict[str, Any]:
+    """One experiment's verdict as JSON (its schema is in the README)."""
+    return {
+        "id": o.experiment.id,
+        "mechanism": o.experiment.mechanism,
+        "title": dict(o.experiment.title),
+        "takeaway": dict(o.experiment.takeaway),
+        "flips": dict(o.experiment.flips),
+        "base": o.base.differences(),
+        "reproduced": o.reproduced,
+        "error": o.error,
+        "observables": [
+            {
+                "name": r.observable,
+                "before": r.before,
+                "after": r.after,
+                "expected_before": r.expected_before,
+                "expected_after": r.expected_after,
+                "ok": r.ok,
+            }
+            for r in o.rows
+        ],
+    }
+
+
 def outcomes_json(outcomes: list[Outcome]) -> dict[str, Any]:
     return {
-        "experiments": [
-            {
-                "id": o.experiment.id,
-                "mechanism": o.experiment.mechanism,
-                "title": dict(o.experiment.title),
-                "takeaway": dict(o.experiment.takeaway),
-                "flips": dict(o.experiment.flips),
-                "base": o.base.differences(),
-                "reproduced": o.reproduced,
-                "observables": [
-                    {
-                        "name": r.observable,
-                        "before": r.before,
-                        "after": r.after,
-                        "expected_before": r.expected_before,
-                        "expected_after": r.expected_after,
-                        "ok": r.ok,
-                    }
-                    for r in o.rows
-                ],
-            }
-            for o in outcomes
-        ],
+        "experiments": [outcome_json(o) for o in outcomes],
         "reproduced": sum(o.reproduced for o in outcomes),
         "total": len(outcomes),
     }
+
+
+def run_json(run: Run | None) -> dict[str, Any] | None:
+    """One run as JSON: why it ended, every trace event (its class name under "event") and
+    the final messages."""
+    if run is None:
+        return None
+    events = [{"event": type(e).__name__, **asdict(e)} for e in run.trace]
+    return {"ended": run.ended, "events": events, "messages": run.messages}
+
+
+def show_json(outcome: Outcome) -> dict[str, Any]:
+    """`lab show --json`: the verdict and both runs."""
+    return {
+        **outcome_json(outcome),
+        "runs": {"baseline": run_json(outcome.before), "degraded": run_json(outcome.after)},
+    }
+
+
+def experiments_view(experiments: list[Experiment], lang: str = "en") -> RenderableType:
+    """`lab list`: per mechanism, each experiment's id, switch, title and takeaway. Titles and
+    takeaways wrap (fold, for Chinese, which has no spaces) and are never cut short."""
+    tables = []
+    for mechanism, names in MECHANISMS.items():
+        group = [e for e in experiments if e.mechanism == mechanism]
+        if not group:
+            continue
+        table = Table(
+            title=f"{mechanism} · {names[0]} · {names[1]}", title_justify="left", expand=True
+        )
+        table.add_column("id", no_wrap=True)
+        table.add_column("switch", no_wrap=True)
+        table.add_column("title · takeaway", overflow="fold")
+        for e in group:
+            flips = "\n".join(f"{name}={value}" for name, value in e.flips.items())
+            text = Text.assemble((e.title[lang], "bold"), "\n", e.takeaway[lang])
+            table.add_row(e.id, flips, text)
+        tables.append(table)
+    return Group(*tables)
 
 
 # -- one run, turn by turn ------------------------------------------------------------------
 def clip(text: str, limit: int = 60) -> str:
     text = text.replace("\n", "⏎")
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def one_line(text: str) -> str:
+    """Newlines shown as ⏎: one event, one paragraph (it wraps, nothing is cut)."""
+    return text.replace("\n", "⏎")
+
+
+def output_text(output: str, limit: int = 200) -> str:
+    """A tool's raw output on one line; a long one by its size (the result line shows what
+    the model received of it, in full)."""
+    if len(output) <= limit:
+        return one_line(output)
+    return f"{len(output):,} characters of output (the result below is what the model got)"
 
 
 def block_line(block: dict[str, Any]) -> str:
@@ -167,16 +250,20 @@ def block_line(block: dict[str, Any]) -> str:
 
 EVENT_LINES = {
     ToolCallSeen: lambda e: Text(f"  ▸ call {e.call_id} {e.name}", "cyan"),
-    CheckFailed: lambda e: Text(f"    ✗ check {e.stage}: {clip(e.reason)}", "red"),
+    CheckFailed: lambda e: Text(f"    ✗ check {e.stage}: {one_line(e.reason)}", "red"),
     HookFired: lambda e: Text(f"    hook {e.event}/{e.hook} → {clip(show(e.result))}", "magenta"),
     HookFailed: lambda e: Text(f"    hook {e.event}/{e.hook} raised: {clip(e.error)}", "red"),
     GateDecision: lambda e: Text(
-        f"    gate {e.gate}: {e.decision} ({clip(e.reason, 50)})", "yellow"
+        f"    gate {e.gate}: {e.decision} ({one_line(e.reason)})", "yellow"
     ),
-    HumanAsked: lambda e: Text(f"    human asked “{clip(e.question, 40)}” → {e.answer}", "yellow"),
-    ToolExecuted: lambda e: Text(f"    ran ({e.started:g}s→{e.finished:g}s): {clip(e.output)}"),
+    HumanAsked: lambda e: Text(f"    human asked “{one_line(e.question)}” → {e.answer}", "yellow"),
+    ToolExecuted: lambda e: Text(
+        f"    ran ({e.started:g}s→{e.finished:g}s): {output_text(e.output)}"
+    ),
+    # What the model received, in full: it wraps at the terminal's width, never cut short.
     ResultAppended: lambda e: Text(
-        f"    result{' [is_error]' if e.is_error else ''}: {clip(e.content)}", "dim"
+        f"    result{' [is_error]' if e.is_error else ''}: {one_line(e.content)}",
+        "dim",
     ),
     HistoryTrimmed: lambda e: Text(f"  history trimmed: {e.removed} messages removed", "blue"),
     StopContinued: lambda e: Text(f"  Stop hook {e.hook} continues: {clip(e.reason)}", "magenta"),
@@ -200,8 +287,15 @@ def run_view(run: Run, title: str = "") -> RenderableType:
             )
             lines += [Text(f"  {block_line(b)}") for b in event.blocks]
         elif type(event) in EVENT_LINES:
-            lines.append(EVENT_LINES[type(event)](event))
+            lines.append(indented(EVENT_LINES[type(event)](event)))
     return Group(*lines)
+
+
+def indented(line: Text) -> RenderableType:
+    """A line whose leading spaces become padding, so its wrapped lines keep the indent."""
+    text = line.plain
+    depth = len(text) - len(text.lstrip(" "))
+    return Padding(line[depth:], (0, 0, 0, depth)) if depth else line
 
 
 def experiment_runs_view(outcome: Outcome, lang: str = "en") -> RenderableType:
@@ -209,6 +303,8 @@ def experiment_runs_view(outcome: Outcome, lang: str = "en") -> RenderableType:
     parallel), then the verdict table."""
     w = WORDS[lang]
     experiment = outcome.experiment
+    if outcome.before is None or outcome.after is None:
+        return outcome_view(outcome, lang)  # the experiment's own code raised: its error
     base = flips_text(outcome.base.differences()) or "the reference harness"
     parts: list[RenderableType] = [
         heading(experiment, lang),
@@ -543,17 +639,45 @@ def outcomes_table(outcomes: list[Outcome], lang: str = "en") -> RenderableType:
     return Group(table, summary_view(outcomes, lang))
 
 
-def switches_view(switches: Switches | None = None) -> RenderableType:
-    """The switchboard: every flag, its value, the mechanism and experiments, the fault."""
-    switches = switches or Switches()
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for column in ("switch", "value", "mechanism", "experiments", "fault when flipped"):
+def switches_view() -> RenderableType:
+    """The switchboard: every flag with its mechanism, its reference and course values, its
+    experiments and the fault it injects."""
+    reference, course = Switches(), Switches.course()
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_lines=True)
+    table.add_column("switch", overflow="fold", ratio=2)
+    for column in ("mechanism", "reference", "course", "experiments"):
         table.add_column(column, overflow="fold")
+    table.add_column("fault it injects", overflow="fold", ratio=5)
     for name in switch_names():
         info = switch_info(name)
-        value = getattr(switches, name)
-        table.add_row(name, str(value), info["mechanism"], info["experiments"], info["fault"])
+        table.add_row(
+            name,
+            info["mechanism"],
+            str(getattr(reference, name)),
+            str(getattr(course, name)),
+            info["experiments"],
+            info["fault"],
+        )
     return table
+
+
+def switches_json() -> list[dict[str, Any]]:
+    """`lab switches --json`: every flag and what it documents (schema in the README)."""
+    reference, course = Switches(), Switches.course()
+    return [
+        {
+            "name": name,
+            "mechanism": info["mechanism"],
+            "reference": getattr(reference, name),
+            "course": getattr(course, name),
+            "course_why": info["course_why"],
+            "experiments": [e.strip() for e in info["experiments"].split(",") if e.strip()],
+            "reader": info["reader"],
+            "fault": info["fault"],
+        }
+        for name in switch_names()
+        for info in [switch_info(name)]
+    ]
 
 
 def blocks_of(message: dict[str, Any] | None, kind: str, key: str) -> set[str]:

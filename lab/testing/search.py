@@ -4,20 +4,25 @@ A search generates cases, runs each under one set of switches and checks every i
 the run; whenever one breaks, hypothesis shrinks the case, and the smallest failing case seen
 for each invariant is kept. It is deterministic (derandomized, no example database) and
 bounded (a fixed number of generated cases and of extra runs spent on shrinking), so `lab
-matrix` prints the same table every time.
+matrix` prints the same table every time. Nothing is written where it runs: hypothesis's own
+files (its cache of constants found in the code) go to a temp folder, removed afterwards.
 """
 
 from __future__ import annotations
 
+import functools
 import gc
 import multiprocessing
+import signal
+import tempfile
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from lab.model import Turn
 from lab.switches import Switches, switch_info, switch_names
@@ -46,6 +51,18 @@ BROKEN: dict[str, type[InvariantBroken]] = {
     inv.name: type(f"{inv.title.title().replace(' ', '')}Broken", (InvariantBroken,), {})
     for inv in INVARIANTS
 }
+
+
+@contextmanager
+def storage_in_temp() -> Iterator[None]:
+    """Point hypothesis's storage (by default `.hypothesis/` in the working directory) at a
+    temp folder for the duration, then remove it."""
+    with tempfile.TemporaryDirectory(prefix="lab-hypothesis-") as folder:
+        set_hypothesis_home_dir(folder)
+        try:
+            yield
+        finally:
+            set_hypothesis_home_dir(None)  # back to HYPOTHESIS_STORAGE_DIRECTORY or the default
 
 
 def search_settings(examples: int) -> settings:
@@ -117,20 +134,21 @@ def search(
             state["failing"] = True
             raise BROKEN[new[0][0].name](new[0][1])
 
-    while True:
-        state.update(failing=False, shrink_runs=0)
-        run_pass = search_settings(examples)(given(strategy)(probe))
-        try:
+    with storage_in_temp():
+        while True:
+            state.update(failing=False, shrink_runs=0)
+            run_pass = search_settings(examples)(given(strategy)(probe))
             try:
-                run_pass()
-            except* InvariantBroken:
-                pass  # already recorded in `best`; anything else is a real error and propagates
-        except Budget:
-            pass
-        new = set(best) - found_before
-        if not new:
-            return best
-        found_before |= new
+                try:
+                    run_pass()
+                except* InvariantBroken:
+                    pass  # already recorded in `best`; anything else is an error and propagates
+            except Budget:
+                pass
+            new = set(best) - found_before
+            if not new:
+                return best
+            found_before |= new
 
 
 @dataclass(frozen=True)
@@ -190,6 +208,12 @@ class Matrix:
 RowDone = Callable[[Row], None]  # told each row as it is finished
 
 
+def leave_interrupts_to_the_parent() -> None:
+    """In a worker: ignore Ctrl-C (the terminal sends it to every process of the group); the
+    parent stops, and leaving its pool terminates every worker at once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def kill_matrix(
     *,
     examples: int = MATRIX_EXAMPLES,
@@ -212,14 +236,14 @@ def kill_matrix(
             done(row)
 
     if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
+        one_row = functools.partial(matrix_row, examples=examples, shrinks=shrinks)
         gc.freeze()  # forked workers then share the parent's objects instead of copying them
         try:
-            with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-                futures = [
-                    pool.submit(matrix_row, n, examples=examples, shrinks=shrinks) for n in names
-                ]
-                for future in as_completed(futures):
-                    finished(future.result())
+            context = multiprocessing.get_context("fork")
+            # Leaving the `with` terminates the workers: at the end, on an error, on Ctrl-C.
+            with context.Pool(jobs, initializer=leave_interrupts_to_the_parent) as pool:
+                for row in pool.imap_unordered(one_row, names):
+                    finished(row)
         finally:
             gc.unfreeze()
     else:
