@@ -253,9 +253,8 @@ def cmd_compare(args: argparse.Namespace, out: Console) -> int:
     flipped = preset.differences()
     rows = []
     for experiment in chosen(args, []):
-        if not all(
-            flipped.get(name, not value) == value for name, value in experiment.flips.items()
-        ):
+        flips = experiment.flips.items()
+        if not all(name in flipped and flipped[name] == value for name, value in flips):
             continue
         reference = run_scenario(experiment.scenario, Switches())
         other = run_scenario(experiment.scenario, preset)
