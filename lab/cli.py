@@ -8,14 +8,15 @@ start quickly.
 
 from __future__ import annotations
 
+import _thread
 import argparse
 import gc
 import json
 import os
 import shlex
-import signal
 import sys
 import tempfile
+import threading
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -208,7 +209,13 @@ def cmd_list(args: argparse.Namespace, out: Console) -> int:
 
 def cmd_run(args: argparse.Namespace, out: Console) -> int:
     from lab.experiment import run_experiment
-    from lab.report import baseline_text, outcome_view, outcomes_json, summary_view
+    from lab.report import (
+        baseline_text,
+        outcome_view,
+        outcomes_json,
+        rerun_lines,
+        summary_view,
+    )
 
     base = baseline(args)
     experiments = chosen(args, args.ids)
@@ -222,7 +229,9 @@ def cmd_run(args: argparse.Namespace, out: Console) -> int:
     for experiment in experiments:  # each printed as soon as it ran
         outcomes.append(run_experiment(experiment, base))
         out.print(outcome_view(outcomes[-1], args.lang))
-    out.print(summary_view(outcomes, args.lang, lambda ident: rerun_command(args, ident)))
+    out.print(summary_view(outcomes, args.lang, reruns=False))
+    for line in rerun_lines(outcomes, args.lang, lambda ident: rerun_command(args, ident)):
+        out.print(line, soft_wrap=True)  # a command to copy: never wrapped
     return verdict(outcomes)
 
 
@@ -381,7 +390,8 @@ def interrupt_again(unraisable: Any) -> None:
     as hypothesis's gc timer, or a __del__) would be printed as "Exception ignored" and lost:
     deliver it again instead, so it ends the command at the next line of ordinary code."""
     if issubclass(unraisable.exc_type, KeyboardInterrupt):
-        signal.raise_signal(signal.SIGINT)
+        # Later and from another thread: raised now, it would land in this hook and be lost.
+        threading.Timer(0.05, _thread.interrupt_main).start()
     else:
         sys.__unraisablehook__(unraisable)
 

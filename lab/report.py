@@ -129,23 +129,29 @@ def outcome_view(outcome: Outcome, lang: str = "en") -> RenderableType:
     )
 
 
-def summary_view(
-    outcomes: list[Outcome],
-    lang: str = "en",
-    rerun: Callable[[str], str] = lambda ident: f"lab show {ident}",
-) -> RenderableType:
-    """How many reproduced; for each that did not, the command that reruns it (`rerun`)."""
+def summary_view(outcomes: list[Outcome], lang: str = "en", reruns: bool = True) -> RenderableType:
+    """How many reproduced (and how many could not run); with `reruns`, the rerun lines."""
     w = WORDS[lang]
     n = sum(o.reproduced for o in outcomes)
     lines = [Text(w["summary"].format(n=n, total=len(outcomes)), "bold")]
     if errors := sum(o.error is not None for o in outcomes):
         lines.append(Text(w["errors"].format(n=errors), "bold red"))
-    lines += [
-        Text(w["rerun"].format(command=rerun(o.experiment.id)), "red")
+    return Group(*lines, *(rerun_lines(outcomes, lang) if reruns else []))
+
+
+def rerun_lines(
+    outcomes: list[Outcome],
+    lang: str = "en",
+    command: Callable[[str], str] = lambda ident: f"lab show {ident}",
+) -> list[Text]:
+    """For each experiment that did not reproduce, the command that reruns it. Print them
+    with `soft_wrap=True`: a command is never wrapped or cut."""
+    w = WORDS[lang]
+    return [
+        Text(w["rerun"].format(command=command(o.experiment.id)), "red")
         for o in outcomes
         if not o.reproduced
     ]
-    return Group(*lines)
 
 
 def outcome_json(o: Outcome) -> dict[str, Any]:

@@ -109,3 +109,26 @@ def host_guard():
     finally:
         _GUARD["on"] = False
         sys.dont_write_bytecode = bytecode
+
+
+@pytest.fixture
+def lab(capsys, monkeypatch):
+    """Run `lab ARGV...` in-process at 100 columns; returns (exit code, stdout, stderr)."""
+    from lab.cli import main
+
+    monkeypatch.setenv("COLUMNS", "100")
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+def one_error_line(err: str) -> str:
+    """The single `lab: error: ...` line a usage error prints on stderr."""
+    lines = err.splitlines()
+    assert len(lines) == 1, f"expected one stderr line, got {len(lines)}:\n{err}"
+    assert lines[0].startswith("lab: error: "), lines[0]
+    return lines[0]
