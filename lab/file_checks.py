@@ -89,7 +89,7 @@ def scenario_problems(scenario: Scenario) -> list[Problem]:
             found.append(((name,), f"{name} is {value!r:.60}; it must be {expected}"))
     if isinstance(scenario.script, list | tuple):
         for i, step in enumerate(scenario.script):
-            found += [(("script", i), why) for why in step_problems(step, scenario.stream)]
+            found += [(("script", i), why) for why in step_problems(step, scenario.stream is True)]
     if isinstance(scenario.permissions, Permissions):
         found += [(("permissions",), why) for why in rules_problems(scenario.permissions)]
     return found
