@@ -190,7 +190,8 @@ def write_atomically(source: str, out_path: Path, force: bool) -> bool:
     """Write into a temp file beside the target, check it reproduces, then move it into place
     in one step (never over an existing file unless `force`). Returns whether it reproduced.
     The file is created like any other (mode 0666 less the umask), not private to its owner."""
-    temp = out_path.with_name(f".{out_path.name}.{os.getpid()}.tmp")
+    # A leading underscore: `lab run --dir` skips the file while it is being checked.
+    temp = out_path.with_name(f"_{out_path.stem}.{os.getpid()}.py")
     try:
         with open(temp, "x", encoding="utf-8") as file:
             file.write(source)
