@@ -420,3 +420,25 @@ def test_a_ctrl_c_that_python_could_not_raise_is_delivered_again(lab, monkeypatc
     monkeypatch.setitem(cli.COMMANDS, "list", command)
     code, out, err = lab("list")
     assert (code, err) == (130, "lab: interrupted\n")
+
+
+# -- live mode: y/n answers only; running out is said in the transcript ----------------------
+def test_live_answers_that_run_out_deny_and_say_so(lab, monkeypatch):
+    from lab.model import FakeMessagesAPI, ScriptedModel, text, tool_use, turn
+    from lab.model.server import FakeServer
+
+    asks_twice = [
+        turn(
+            tool_use("bash", {"command": "rm notes/todo.txt"}),  # destructive: ask
+            tool_use("bash", {"command": "rm README.md"}),
+        ),
+        turn(text("Done.")),
+    ]
+    api = FakeMessagesAPI(ScriptedModel(asks_twice))
+    with FakeServer(api) as server:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+        code, out, err = lab("live", "Tidy up.", "--human", "Y")
+    assert (code, err) == (0, "")
+    said = re.findall(r"human asked “[^”]*” → (.+?) gate", flat(out))
+    assert said == ["y", "no answer left → deny"], out
