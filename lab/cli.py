@@ -36,8 +36,9 @@ EXIT_CODES = """\
 exit codes:
   0    every experiment reproduced its expected degradation (or the command did its job)
   1    an experiment did not reproduce, or an invariant broke
-  2    usage or input error: a bad flag or value, an unknown id, a bad experiment file,
-       a missing folder (one line on stderr says what and where)
+  2    usage or input error: a bad flag or value, an unknown id, a bad experiment file
+       (or one whose code raised while running), a missing folder; one line says what
+       and where
   3    an internal error of the lab, a bug: one line, and the full traceback in a file
        in the temp folder
   130  interrupted (Ctrl-C)
