@@ -14,6 +14,7 @@ import gc
 import json
 import os
 import shlex
+import signal
 import sys
 import tempfile
 import threading
@@ -397,11 +398,35 @@ def interrupt_again(unraisable: Any) -> None:
         sys.__unraisablehook__(unraisable)
 
 
+class Interrupts:
+    """While a command runs: Ctrl-C raises KeyboardInterrupt as usual, and is remembered. An
+    error that follows it is its consequence (a Ctrl-C inside an import can come out as a
+    RuntimeError, inside hypothesis as a "flaky" failure), so it still means exit 130."""
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def __enter__(self) -> Interrupts:
+        self.previous = None
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self.interrupt)
+        return self
+
+    def interrupt(self, signum: int, frame: object) -> None:
+        self.seen = True
+        raise KeyboardInterrupt
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run `lab ARGV` and return its exit code (argv None: the real command line)."""
     hook, sys.unraisablehook = sys.unraisablehook, interrupt_again
     try:
-        return run_command(argv)
+        with Interrupts() as interrupts:
+            return run_command(argv, interrupts)
     finally:
         sys.unraisablehook = hook
         if argv is None:
@@ -410,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
             gc.freeze()
 
 
-def run_command(argv: list[str] | None) -> int:
+def run_command(argv: list[str] | None, interrupts: Interrupts) -> int:
     try:
         try:
             args = build_parser().parse_args(argv)
@@ -422,18 +447,24 @@ def run_command(argv: list[str] | None) -> int:
             print(error.prefix + line, file=sys.stderr)  # one line per problem, never wrapped
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("lab: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return interrupted()
     except BrokenPipeError:
         silence_stdout()
         return EXIT_OK
     except Exception as error:
+        if interrupts.seen:
+            return interrupted()
         path = bug_report()
         what = " ".join(f"{type(error).__name__}: {error}".split())
         print(
             f"lab: internal error (a bug in the lab): {what}; traceback in {path}", file=sys.stderr
         )
         return EXIT_BUG
+
+
+def interrupted() -> int:
+    print("lab: interrupted", file=sys.stderr)
+    return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

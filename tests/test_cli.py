@@ -442,3 +442,20 @@ def test_live_answers_that_run_out_deny_and_say_so(lab, monkeypatch):
     assert (code, err) == (0, "")
     said = re.findall(r"human asked “[^”]*” → (.+?) gate", flat(out))
     assert said == ["y", "no answer left → deny"], out
+
+
+def test_an_error_that_follows_a_ctrl_c_is_still_an_interrupt(lab, monkeypatch):
+    """A Ctrl-C inside an import comes out as a RuntimeError (from __set_name__), inside
+    hypothesis as a "flaky" failure: after a Ctrl-C, any error means exit 130, not a bug."""
+    import signal
+
+    import lab.cli as cli
+
+    def command(args, out):
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt as error:
+            raise RuntimeError("Error calling __set_name__") from error
+
+    monkeypatch.setitem(cli.COMMANDS, "list", command)
+    assert lab("list") == (130, "", "lab: interrupted\n")
