@@ -17,6 +17,11 @@ EXPERIMENT = Experiment(
         "trust the declaration and work is lost.",
         "zh": "停止标记是声明，内容块是事实；信声明就会丢活。",
     },
+    grade="三",
+    source="seed §3: production keeps its own flag, set when a tool_use block streams "
+    "in, because the declaration lags the fact; s01-s04 decide by content 【一】, "
+    "and the degraded loop is the course web site's older revision; the "
+    "prototype's D1",
     flips={"trust_stop_reason": True},
     scenario=Scenario(
         prompt="Summarise the quarterly report in the workspace.",

@@ -9,13 +9,17 @@ EXPERIMENT = Experiment(
     mechanism="M1",
     title={
         "en": "Trusting stop_reason the other way: tool_use declared, no tool block sent",
-        "zh": "反向失真：声明 tool_use，内容里却没有工具调用",
+        "zh": "续轮判据信声明的反向失真：声明 tool_use，内容块里却没有工具调用",
     },
     takeaway={
         "en": "A loop that believes the declaration sends an empty result turn, and the API "
         "rejects it; the content fact says there is nothing to run.",
-        "zh": "信声明的循环会发出一条空的结果消息，被 API 拒绝；内容块这个事实说明本轮无活可干。",
+        "zh": "续轮判据信了声明，循环就发出一条空的结果消息，被 API 拒绝；内容块这个事实说明本轮手里没活。",
     },
+    grade="beyond",
+    source="beyond the seed: real streams declare tool_use with no tool block "
+    '(earendil-works/pi #9681, askui/python-sdk #278); the API"s empty-content '
+    "400",
     flips={"trust_stop_reason": True},
     scenario=Scenario(
         prompt="How many lines does notes.txt have?",

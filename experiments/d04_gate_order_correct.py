@@ -16,6 +16,9 @@ EXPERIMENT = Experiment(
         "en": "The non-negotiable deny must come before the negotiable yes.",
         "zh": "不可协商的拒绝，必须排在可协商的同意前面。",
     },
+    grade="二",
+    source="seed §6: deny → ask → allow, the first match decides (official permissions "
+    "docs); s03 checks its deny list first 【一】; the prototype's D4",
     flips={"gate_order_correct": False},
     scenario=Scenario(
         prompt="Tidy up the build output.",
@@ -28,5 +31,5 @@ EXPERIMENT = Experiment(
             turn(text("All clean.")),
         ],
     ),
-    expect={"ran_deny_listed": (False, True), "files_lost": (0, 4), "human_prompts": (0, 1)},
+    expect={"ran_deny_listed": (False, True), "files_lost": (0, 2), "human_prompts": (0, 1)},
 )

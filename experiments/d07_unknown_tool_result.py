@@ -16,6 +16,9 @@ EXPERIMENT = Experiment(
         "whatever names the model invents.",
         "zh": "号码簿查不到名字就回一句「未知工具」，循环因此对模型编造的名字免疫。",
     },
+    grade="一",
+    source='seed §4: s02 answers an unknown name with the string "Unknown: <name>", '
+    "never an exception",
     flips={"unknown_tool_result": False},
     scenario=Scenario(
         prompt="Check the disk and then list the files.",

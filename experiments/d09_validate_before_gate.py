@@ -9,14 +9,17 @@ EXPERIMENT = Experiment(
     id="D9",
     mechanism="M3",
     title={
-        "en": "The permission gate runs before validation",
-        "zh": "许可段排到了结构校验前面",
+        "en": "The gates run before validation: the course's chain of two stages",
+        "zh": "扫码口顺序颠倒：许可段排到了结构校验前面（教学版只有后两段）",
     },
     takeaway={
         "en": "Cheap, non-negotiable checks first, the human's time last: nobody should be "
         "asked about a call that was malformed anyway.",
         "zh": "越便宜的检查排越前面，人的时间放在最后：不该让人审批一个本来就不合法的调用。",
     },
+    grade="三",
+    source="seed §5: shape → the tool's check → hooks → permission → run (the course "
+    "author's reading); the course implements only the last two stages 【一】",
     flips={"validate_before_gate": False},
     scenario=Scenario(
         prompt="Save the meeting notes.",

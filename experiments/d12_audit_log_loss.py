@@ -23,6 +23,9 @@ EXPERIMENT = Experiment(
         "the first answer short-circuits, the blocked calls are exactly the ones never logged.",
         "zh": "共用扩展点的代价：权限只是第一个回调且就地短路，被挡下的那一次恰恰在日志里消失。",
     },
+    grade="一",
+    source="seed §7, the first of s04's measured flaws: permission_hook short-circuits "
+    "before log_hook",
     flips={"course_hook_semantics": True},
     scenario=Scenario(
         prompt="Free some disk space.",

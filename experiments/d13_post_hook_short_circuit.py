@@ -29,6 +29,9 @@ EXPERIMENT = Experiment(
         "value still stops every PostToolUse callback after it.",
         "zh": "短路语义统一了，消费语义没统一：返回值被丢弃，却照样截断后面所有执行后回调。",
     },
+    grade="一",
+    source="seed §7, the second of s04's measured flaws: a discarded PostToolUse "
+    "result still short-circuits",
     flips={"course_hook_semantics": True},
     scenario=Scenario(
         prompt="Show me the server log.",

@@ -22,6 +22,8 @@ EXPERIMENT = Experiment(
         "value: check what a socket's result is used for, not what its name says.",
         "zh": "文档承诺注入上下文，调用方却丢弃返回值：看插线口的返回值被谁消费，而不是看它叫什么。",
     },
+    grade="一",
+    source='seed §7, the third of s04\'s measured flaws: the "inject context" hook only prints',
     flips={"course_hook_semantics": True},
     scenario=Scenario(
         prompt="What does the README say?",

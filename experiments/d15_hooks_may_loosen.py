@@ -24,6 +24,9 @@ EXPERIMENT = Experiment(
         "en": "Hooks can only tighten: a hook's allow must still face the deny and ask rules.",
         "zh": "插线口只能收紧，不能放松：钩子放行，拒绝和询问规则照样生效。",
     },
+    grade="beyond",
+    source="beyond the seed: the real pre-v2.1.77 bug in which a hook's allow bypassed "
+    "deny rules; the invariant it breaks (hooks only tighten) is seed §7 【二】",
     flips={"hooks_may_loosen": True},
     scenario=Scenario(
         prompt="Reset the workspace.",

@@ -24,6 +24,10 @@ EXPERIMENT = Experiment(
         "that says a Stop hook is already steering, and a cap on consecutive blocks.",
         "zh": "退出不是循环一个人说了算，所以要有防护：标志位说明退出钩子已接管，再加连续阻止的上限。",
     },
+    grade="三",
+    source="seed §7: a flag marks a turn a Stop hook already took over (the course "
+    "author's reading); the course has no guard 【一】; the cap of 8 (v2.1.143) is "
+    "beyond the seed",
     flips={"stop_hook_guard": False},
     scenario=Scenario(
         prompt="Is 7 prime?",

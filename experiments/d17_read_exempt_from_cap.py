@@ -24,13 +24,17 @@ EXPERIMENT = Experiment(
     mechanism="M3",
     title={
         "en": "The read tool is not exempt from the result-size cap",
-        "zh": "读文件工具没有豁免结果大小上限",
+        "zh": "扫码口的溢写上限没有豁免读文件工具",
     },
     takeaway={
         "en": "A protection can become a loop generator: spilling a read to a file that the "
         "model then reads spills again, so the read tool pages instead.",
         "zh": "保护落到读文件上变成递归发生器：读到大文件→溢写成路径→再读那个路径→再次溢写。",
     },
+    grade="三",
+    source="seed §5: the read tool's cap is unbounded, or reading a spill spills again "
+    "(the course author's reading); the 30,000-character cap is production "
+    "documentation beyond the seed",
     flips={"read_exempt_from_cap": False},
     scenario=Scenario(
         prompt="What columns does big.csv have?",

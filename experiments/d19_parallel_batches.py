@@ -11,13 +11,17 @@ EXPERIMENT = Experiment(
     mechanism="M2",
     title={
         "en": "No parallel trays: independent reads run one after another",
-        "zh": "没有批内并行：互不相干的读取也逐个执行",
+        "zh": "没有托盘并行：互不相干的读取也一件一件地上",
     },
     takeaway={
         "en": "Consecutive trays keep the model's order and still let safe calls overlap: "
         "eight one-second reads take one second, not eight.",
-        "zh": "连续批次既保住模型给出的顺序，又让安全的调用重叠：八次各一秒的读取只需一秒。",
+        "zh": "连续的托盘既保住模型给出的顺序，又让安全的调用重叠：八次各一秒的读取只需一秒。",
     },
+    grade="beyond",
+    source="beyond the seed: the time saved is the lab's own measure on the virtual "
+    "clock; the seed says only that production runs a batch in parallel 【三】 and "
+    "the course one call at a time 【一】",
     flips={"parallel_batches": False},
     scenario=Scenario(
         prompt="Read all eight chapters.",

@@ -116,6 +116,9 @@ def build_parser() -> Parser:
         "run", parents=[as_json, lang, switch, folder], help="run experiments, print before→after"
     )
     run.add_argument("ids", nargs="*", metavar="ID", help="experiment ids (default: all)")
+    run.add_argument(
+        "--predict", action="store_true", help="ask for each observable's after value first"
+    )
     show = sub.add_parser(
         "show", parents=[as_json, lang, switch, folder], help="show baseline and degraded runs"
     )
@@ -154,6 +157,14 @@ def build_parser() -> Parser:
         metavar="N",
         help=f"generated cases to try (default: {HUNT_EXAMPLES})",
     )
+    report = sub.add_parser("report", parents=[lang, folder], help="every experiment on one page")
+    report.add_argument("--html", type=Path, required=True, metavar="FILE", help="write it here")
+    check = sub.add_parser(
+        "check", parents=[lang], help="check a student's exercise (hidden checks, hints)"
+    )
+    check.add_argument("exercise", nargs="?", metavar="EXERCISE", help="e.g. m4_rule_set")
+    check.add_argument("--file", type=Path, metavar="FILE", help="the student's file")
+    check.add_argument("--list", action="store_true", help="every exercise and its checks")
     live = sub.add_parser("live", help="the reference harness with a real model, tools simulated")
     live.add_argument("prompt", help="what to ask the model")
     live.add_argument(
@@ -220,7 +231,11 @@ def cmd_run(args: argparse.Namespace, out: Console) -> int:
     )
 
     base = baseline(args)
+    if args.predict and args.json:
+        raise UsageError("--predict asks questions on the terminal; it cannot go with --json")
     experiments = chosen(args, args.ids)
+    if args.predict:
+        return predicting(args, [run_experiment(e, base) for e in experiments], out)
     if args.json:
         outcomes = [run_experiment(e, base) for e in experiments]
         print_json(outcomes_json(outcomes))
@@ -235,6 +250,16 @@ def cmd_run(args: argparse.Namespace, out: Console) -> int:
     for line in rerun_lines(outcomes, args.lang, lambda ident: rerun_command(args, ident)):
         out.print(line, soft_wrap=True)  # a command to copy: never wrapped
     return verdict(outcomes)
+
+
+def predicting(args: argparse.Namespace, outcomes: list[Outcome], out: Console) -> int:
+    """`lab run --predict`: the student guesses each after value before seeing it."""
+    from lab.predict import NoMoreInput, run_with_predictions
+
+    try:
+        return run_with_predictions(outcomes, out, args.lang, sys.stdin)
+    except NoMoreInput as error:
+        raise UsageError(str(error)) from None
 
 
 def cmd_show(args: argparse.Namespace, out: Console) -> int:
@@ -309,6 +334,38 @@ def cmd_switches(args: argparse.Namespace, out: Console) -> int:
     return EXIT_OK
 
 
+def cmd_report(args: argparse.Namespace, out: Console) -> int:
+    """The projector page: panorama, claims with grades, every experiment side by side."""
+    from lab import html_report
+    from lab.experiment import run_experiment
+
+    if not args.html.parent.is_dir():
+        raise UsageError(f"--html {args.html}: no folder {args.html.parent}")
+    outcomes = [run_experiment(e) for e in chosen(args, [])]
+    html_report.write(args.html, outcomes, args.lang)
+    out.print(f"wrote {args.html} ({len(outcomes)} experiments)")
+    return verdict(outcomes)
+
+
+def cmd_check(args: argparse.Namespace, out: Console) -> int:
+    """pass (0) or fail (1) per hidden check, with hints; --list for the teacher."""
+    from lab import exercises
+
+    if args.list:
+        out.print(exercises.list_view(args.lang))
+        return EXIT_OK
+    if not args.exercise:
+        raise UsageError(f"name an exercise ({', '.join(exercises.EXERCISES)}) or use --list")
+    try:
+        results = exercises.check(args.exercise, args.file)
+    except exercises.ExerciseError as error:
+        raise UsageError(str(error)) from None
+    exercise = exercises.EXERCISES[args.exercise]
+    path = (args.file or exercises.starter_path(exercise)).resolve()
+    out.print(exercises.results_view(exercise, path, results, args.lang))
+    return EXIT_OK if all(r.passed for r in results) else EXIT_DEVIATED
+
+
 # ---- the search and the real model -----------------------------------------------------------
 def cmd_matrix(args: argparse.Namespace, out: Console) -> int:
     from lab.testing.commands import matrix_command
@@ -354,6 +411,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Console], int]] = {
     "matrix": cmd_matrix,
     "hunt": cmd_hunt,
     "live": cmd_live,
+    "check": cmd_check,
+    "report": cmd_report,
 }
 
 

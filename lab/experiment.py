@@ -30,6 +30,11 @@ MECHANISMS = {
     "M5": ("the hook sockets", "插线口"),
 }
 
+# The seed's evidence grades: 【一】 the course code at f9e8b28, 【二】 official documentation,
+# 【三】 the course author's reading of closed source; "beyond" a source the seed does not cite.
+GRADES = ("一", "二", "三", "beyond")
+OWN_SOURCE = "this lab's own experiment"
+
 
 class ExperimentError(InputError):
     """An unknown experiment id, or a folder with no experiment in it."""
@@ -54,7 +59,9 @@ class Experiment:
     scenario: Scenario
     expect: Mapping[str, tuple[Any, Any]]  # observable -> (before, after)
     observables: Mapping[str, Observable] = field(default_factory=dict)
-    source: Path | None = field(default=None, compare=False, repr=False)  # set when loaded
+    grade: str = "beyond"  # one of GRADES: where the claim comes from
+    source: str = OWN_SOURCE  # one line: the seed's section, the docs page, the bug report
+    path: Path | None = field(default=None, compare=False, repr=False)  # the file, once loaded
 
     def observable(self, name: str) -> Observable:
         return self.observables.get(name) or STANDARD[name]
@@ -79,6 +86,10 @@ class Experiment:
             ):
                 found.append(((name,), f"{name} needs both 'en' and 'zh' texts"))
         found += [(("flips", *where), why) for where, why in flips_problems(self.flips)]
+        if self.grade not in GRADES:
+            found.append((("grade",), f"grade {self.grade!r} is not one of {', '.join(GRADES)}"))
+        if not isinstance(self.source, str) or not self.source.strip() or "\n" in self.source:
+            found.append((("source",), "source must be one non-empty line"))
         if isinstance(self.scenario, Scenario):
             found += [
                 (("scenario", *where), why) for where, why in scenario_problems(self.scenario)
@@ -152,7 +163,7 @@ def run_experiment(experiment: Experiment, base: Switches | None = None) -> Outc
             observe = experiment.observable(name)
             rows.append(Row(name, observe(before), observe(after), *pair))
     except Exception as error:
-        where = raised_in(error, experiment.source)
+        where = raised_in(error, experiment.path)
         if where is None:
             raise  # not the experiment's code: a bug of the lab
         line = f"{where}: {experiment.id}: {type(error).__name__} while {doing}: {error}"
@@ -214,7 +225,7 @@ def load_file(path: Path) -> Experiment:
     if problems := experiment.problems():
         located = sorted((lines.line(where), i, why) for i, (where, why) in enumerate(problems))
         raise ExperimentFileError(*(f"{path}:{line}: {why}" for line, _, why in located))
-    return replace(experiment, source=path)
+    return replace(experiment, path=path)
 
 
 def load_all(directory: Path | None = None) -> list[Experiment]:
@@ -236,7 +247,7 @@ def load_all(directory: Path | None = None) -> list[Experiment]:
             problems += error.lines
             continue
         if experiment.id in found:
-            first = found[experiment.id].source
+            first = found[experiment.id].path
             line = SourceLines(path).line(("id",))
             problems.append(f"{path}:{line}: id {experiment.id} is already used by {first}")
             continue

@@ -24,7 +24,7 @@ from rich.table import Table
 from rich.terminal_theme import TerminalTheme
 from rich.text import Text
 
-from lab import report
+from lab import report, transcript
 from lab.experiment import MECHANISMS, Experiment, Outcome, load_all, run_experiment, select
 from lab.harness.checks import ORDER
 from lab.harness.hooks import EVENTS
@@ -50,6 +50,7 @@ from lab.world import World, course_tools
 
 WIDTH = 120  # characters per line of a single view
 WIDE = 170  # characters per line of a side-by-side view
+LIMIT = 400  # characters of a tool's output shown in a notebook (the rest is counted)
 REPO = Path(__file__).resolve().parent.parent
 
 # A light theme for HTML: the ANSI colours darkened so they read well on white.
@@ -194,14 +195,16 @@ class Step:
     turn: int
     events: list[Event]
     ended: str | None = None
+    lang: str = "en"
 
     def of(self, kind: type) -> list[Any]:
         return [e for e in self.events if isinstance(e, kind)]
 
     def __rich__(self) -> RenderableType:
         if not self.events:
-            return Text(f"the run has already ended ({self.ended}): nothing more to step", "dim")
-        return report.turn_view(self.events)
+            words = transcript.WORDS[self.lang]
+            return Text(words["nothing_yet"].format(ended=self.ended), "dim")
+        return transcript.transcript(self.events, self.lang, limit=LIMIT)
 
     def _repr_html_(self) -> str:
         return to_html(self.__rich__())
@@ -213,8 +216,10 @@ class Step:
 class Stepper:
     """A harness built from a scenario exactly as `run_scenario` builds it, stepped by hand."""
 
-    def __init__(self, scenario: Scenario, switches: Switches | None = None) -> None:
-        self.scenario = scenario
+    def __init__(
+        self, scenario: Scenario, switches: Switches | None = None, lang: str = "en"
+    ) -> None:
+        self.scenario, self.lang = scenario, lang
         self.switches = switches or Switches()
         self.world = World.create(dict(scenario.files))
         self.initial = self.world.snapshot()
@@ -243,7 +248,7 @@ class Stepper:
             safely(self.harness, self.advance)
         new = self.trace.events[self.shown :]
         self.shown = len(self.trace.events)
-        return Step(self.turn, new, self.harness.ended)
+        return Step(self.turn, new, self.harness.ended, self.lang)
 
     def advance(self) -> None:
         if not self.started:
@@ -278,16 +283,18 @@ def switch_title(switches: Switches, base: Switches | None = None) -> str:
 class Pair:
     """One scenario under two sets of switches, stepped together and shown side by side."""
 
-    def __init__(self, scenario: Scenario, left: Switches, right: Switches) -> None:
-        self.left, self.right = Stepper(scenario, left), Stepper(scenario, right)
+    def __init__(
+        self, scenario: Scenario, left: Switches, right: Switches, lang: str = "en"
+    ) -> None:
+        self.left, self.right = Stepper(scenario, left, lang), Stepper(scenario, right, lang)
         self.titles = (switch_title(left), switch_title(right, left))
-        self.steps = 0
+        self.steps, self.lang = 0, lang
 
     @classmethod
-    def of(cls, experiment: Experiment, base: Switches | None = None) -> Pair:
+    def of(cls, experiment: Experiment, base: Switches | None = None, lang: str = "en") -> Pair:
         """The experiment's scenario on `base` (default: the reference) and with its flips."""
         base = base or Switches()
-        return cls(experiment.scenario, base, base.flipped(**experiment.flips))
+        return cls(experiment.scenario, base, base.flipped(**experiment.flips), lang)
 
     @property
     def done(self) -> bool:
@@ -299,34 +306,54 @@ class Pair:
         self.left.step()
         self.right.step()
         turns = [0, 1] if self.steps == 1 else [self.steps]
-        return View(report.side_by_side(self.left, self.right, self.titles, turns), WIDE)
+        return self.view(turns)
 
-    def divergence(self) -> report.Divergence | None:
-        return report.first_divergence(self.left, self.right)
+    def divergence(self) -> transcript.Divergence | None:
+        """Where the two runs part ways so far (the break), or None."""
+        return transcript.first_divergence(self.left, self.right, self.lang)
 
     def finish(self) -> tuple[Run, Run]:
         return self.left.finish(), self.right.finish()
 
-    def view(self) -> View:
-        """Every turn so far, side by side."""
-        return View(report.side_by_side(self.left, self.right, self.titles), WIDE)
+    def view(self, turns: Sequence[int] | None = None) -> View:
+        """Every turn so far (or the given ones), side by side, the break marked."""
+        shown = transcript.side_by_side(self.left, self.right, self.titles, turns, self.lang, LIMIT)
+        return View(shown, WIDE)
 
 
-def turn_view(source: Any) -> View:
+def turn_view(source: Any, lang: str = "en") -> View:
     """A run (or a Stepper, a Trace, a list of events) turn by turn."""
-    return View(report.turn_view(source))
+    return View(transcript.transcript(source, lang, LIMIT))
 
 
 def side_by_side(
-    a: Any, b: Any, titles: tuple[str, str] = ("baseline", "switched"), turns: Sequence[int] = ()
+    a: Any,
+    b: Any,
+    titles: tuple[str, str] = ("baseline", "switched"),
+    turns: Sequence[int] = (),
+    lang: str = "en",
 ) -> View:
-    """Two runs turn by turn in two columns, the first diverging event marked on both."""
-    return View(report.side_by_side(a, b, titles, list(turns) or None), WIDE)
+    """Two runs turn by turn in two columns, the first divergence marked on both."""
+    return View(transcript.side_by_side(a, b, titles, list(turns) or None, lang, LIMIT), WIDE)
 
 
-def verdict(result: Outcome) -> View:
+def verdict(result: Outcome, lang: str = "en") -> View:
     """An experiment's observables before → after, as `lab run` prints them."""
-    return View(report.outcome_view(result))
+    return View(report.outcome_view(result, lang))
+
+
+def panorama(outcomes: Sequence[Outcome], lang: str = "en") -> Picture:
+    """One call's path, each experiment's break lit where it happens (lab/panorama.py)."""
+    from lab.panorama import panorama_svg
+
+    return Picture(panorama_svg(outcomes, lang))
+
+
+def claims(outcomes: Sequence[Outcome], lang: str = "en") -> Picture:
+    """The claims table with evidence grades, as on the projector page."""
+    from lab.html_report import claims_table
+
+    return Picture(claims_table(list(outcomes), lang))
 
 
 # -- property-based testing (lab/testing) ------------------------------------------------------
@@ -673,6 +700,8 @@ def mechanism_map() -> Picture:
 
 __all__ = [
     "Pair",
+    "claims",
+    "panorama",
     "Picture",
     "Step",
     "Stepper",

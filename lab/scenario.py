@@ -58,8 +58,9 @@ class Run:
 
 
 def tools_for(world: World, switches: Switches) -> list[Tool]:
-    """The course's five tools on `world`, behind the workspace wall unless it is switched off."""
-    return course_tools(world, wall=switches.workspace_wall)
+    """The course's five tools on `world`: the file tools behind the workspace wall, bash in
+    the sandbox, unless either is switched off."""
+    return course_tools(world, wall=switches.workspace_wall, sandbox=switches.shell_sandbox)
 
 
 def build_harness(

@@ -21,8 +21,12 @@ def flag(
     experiments: str,
     reader: str,
     fault: str,
+    grade: str,
+    source: str,
 ) -> Any:
-    """A switch: its reference value, the course's value and why, and what it breaks."""
+    """A switch: its reference value, the course's value and why, what it breaks, and where
+    the guarantee comes from (the seed's grade: 一 course code, 二 official docs, 三 the course
+    author's reading of closed source, or "beyond" the seed, with its source)."""
     info = {
         "mechanism": mechanism,
         "experiments": experiments,
@@ -30,6 +34,8 @@ def flag(
         "fault": fault,
         "course": course[0],
         "course_why": course[1],
+        "grade": grade,
+        "source": source,
     }
     return field(default=default, metadata=info)
 
@@ -40,13 +46,16 @@ class Switches:
         False,
         course=(
             False,
-            "s01-s04 decide by the content blocks (an older web revision read stop_reason)",
+            "s01-s04 decide by the content blocks (the course web site's older revision "
+            "tests stop_reason: that is D1's degraded loop)",
         ),
         mechanism="M1",
         experiments="D1, D1b",
         reader="lab/harness/loop.py",
         fault="The continue test trusts the declared stop_reason instead of the content blocks: "
         "a tool call that arrives while the declaration says end_turn is dropped.",
+        grade="三",
+        source="seed §3: production keeps its own flag, set when a tool_use block streams in",
     )
     unknown_tool_result: bool = flag(
         True,
@@ -56,6 +65,8 @@ class Switches:
         reader="lab/harness/checks.py",
         fault="Off: an unknown tool name raises instead of becoming an is_error result, and "
         "the run crashes in the middle of a batch.",
+        grade="一",
+        source="seed §4: s02 falls back to an 'unknown tool' string, never an exception",
     )
     contract_checked: bool = flag(
         True,
@@ -65,6 +76,23 @@ class Switches:
         reader="lab/scenario.py",
         fault="Off: the schema<->signature contract is not checked at registration; a tool "
         "whose schema says file_path while its handler takes path fails on first use.",
+        grade="一",
+        source="seed §4: 'two places' is three: handler(**block.input) needs the names to agree",
+    )
+    handler_errors_become_results: bool = flag(
+        True,
+        course=(
+            False,
+            "s02's handler(**block.input) has no try: a TypeError from the keyword expansion "
+            "propagates out of the loop and the program stops (运行时直接炸)",
+        ),
+        mechanism="M2",
+        experiments="D8",
+        reader="lab/harness/layers.py",
+        fault="Off (the course's dispatch): an exception from a handler is not caught; it "
+        "propagates out of the loop and the run crashes with the call unanswered.",
+        grade="一",
+        source="seed §4: a name mismatch makes the course blow up at run time (s02 dispatch)",
     )
     parallel_batches: bool = flag(
         True,
@@ -73,24 +101,37 @@ class Switches:
         experiments="D19",
         reader="lab/harness/batching.py",
         fault="Off: every call is a tray of its own and runs serially, as in the course.",
+        grade="三",
+        source="seed §4: consecutive batches, parallel inside, strictly ordered between; "
+        "the cap of 10 is production documentation beyond the seed",
     )
     concurrency_from_input: bool = flag(
         True,
         course=(True, "moot: with no parallelism nothing is decided either way"),
         mechanism="M2",
-        experiments="D18",
+        experiments="D18, D27",
         reader="lab/harness/batching.py",
-        fault="Off: concurrency is decided by the tool, not the call's input, so `rm` shares "
-        "a parallel tray with a `cat` of the same file.",
+        fault="Off: concurrency is decided by a per-tool table, not the call's input, so `rm` "
+        "shares a parallel tray with a `cat` of the same file, and writes to different "
+        "files never share one.",
+        grade="三",
+        source="seed §4: whether a call may run in parallel is decided by its input, not the tool",
     )
     validate_before_gate: bool = flag(
         True,
-        course=(True, "the SDK and the API do the shape checks before the gates run"),
+        course=(
+            False,
+            "s03/s04 implement only the last two stages (permission, then run): nothing checks "
+            "an input's shape on the way in, so a malformed call reaches the y/N question (D9)",
+        ),
         mechanism="M3",
         experiments="D9",
         reader="lab/harness/checks.py",
-        fault="Off: the permission gates run before validation, so the human is asked about "
-        "calls that were malformed anyway.",
+        fault="Off: the gates (hooks and permission) run before validation and the tool's own "
+        "check, so the human is asked about calls that were malformed anyway.",
+        grade="三",
+        source="seed §5: shape → the tool's check → hooks → permission → run; the course "
+        "implements only the last two stages 【一】",
     )
     read_exempt_from_cap: bool = flag(
         True,
@@ -100,15 +141,21 @@ class Switches:
         reader="lab/harness/results.py",
         fault="Off: the read tool's results are spilled like any other, so reading a big file "
         "yields a spill path, reading the path spills again: a loop that feeds on itself.",
+        grade="三",
+        source="seed §5: the read tool's cap is unbounded; the 30,000-character spill cap is "
+        "production documentation beyond the seed",
     )
     pair_protection: bool = flag(
         True,
         course=(True, 'a denied call still gets "Permission denied." as its result'),
         mechanism="M3",
-        experiments="D3, D3b",
+        experiments="D3, D23",
         reader="lab/harness/pairing.py",
         fault="Off: a call stopped before running gets no tool_result, and the history "
         "trimmer cuts between a tool_use and its tool_result; the API rejects the next request.",
+        grade="二",
+        source="the Messages API: every tool_use needs its tool_result in the next message; "
+        "seed §6 and §7 (the prototype's D3)",
     )
     gate_order_correct: bool = flag(
         True,
@@ -118,6 +165,19 @@ class Switches:
         reader="lab/harness/permissions.py",
         fault="Off: the human is asked before the hard deny rules, so a 'yes' lets a "
         "deny-listed command run.",
+        grade="二",
+        source="seed §6: deny → ask → allow, the first match decides (official permissions docs)",
+    )
+    deny_rules_cover_every_tool: bool = flag(
+        True,
+        course=(False, "s03 wraps its hard deny list in `if block.name == 'bash'`"),
+        mechanism="M4",
+        experiments="D26",
+        reader="lab/harness/permissions.py",
+        fault="Off (the course's s03): the deny gate is consulted for bash only; a file tool "
+        "that a deny rule covers falls through to the ask gate and becomes a question.",
+        grade="一",
+        source="seed §6, the first of s03's measured details: the deny list guards bash only",
     )
     workspace_wall: bool = flag(
         True,
@@ -127,15 +187,52 @@ class Switches:
         reader="lab/scenario.py",
         fault="Off (the course's s03 dropped safe_path): file tools reach outside the "
         "workspace, and only a question to the human stands in the way.",
+        grade="一",
+        source="seed §6 and §10-3: safe_path is called 5 times in s02 and 0 times in s03",
     )
     split_compound_commands: bool = flag(
         True,
-        course=(False, "the deny list matches substrings of the whole command"),
+        course=(
+            True,
+            "moot: the course's deny list and ask rules are substrings, found anywhere in "
+            "the whole command, so `ls && rm -rf /` is denied; its rules are evaded by other "
+            "spellings (D28), not by compounds",
+        ),
         mechanism="M4",
         experiments="D11",
         reader="lab/harness/permissions.py",
         fault="Off: a compound command is matched as one string, so `ls && rm -rf /` passes "
         "a `Bash(ls *)` allow rule and misses a `Bash(rm *)` deny rule.",
+        grade="二",
+        source="seed §10-2 (official permissions docs: Bash rules judge each subcommand)",
+    )
+    shell_sandbox: bool = flag(
+        True,
+        course=(False, "run_bash is subprocess.run(shell=True) in the workdir: no sandbox"),
+        mechanism="M4",
+        experiments="D28",
+        reader="lab/scenario.py",
+        fault="Off: the shell runs unsandboxed; a command the text rules fail to recognise "
+        "(/bin/rm, bash -c, a variable, find -delete) writes anywhere on the disk.",
+        grade="二",
+        source="seed §10-2: string matching is no security boundary, enforcement belongs to a "
+        "system sandbox (official sandboxing docs: writes only below the working directory)",
+    )
+    hooks_before_rules: bool = flag(
+        True,
+        course=(
+            True,
+            "s04: permission is the first PreToolUse callback and says nothing when it allows, "
+            "so a later blocking callback still runs",
+        ),
+        mechanism="M5",
+        experiments="D24",
+        reader="lab/harness/checks.py",
+        fault="Off: the hooks are a fallback consulted after the permission rules, and an "
+        "allow rule settles the call before any hook sees it: a blocking hook loses.",
+        grade="二",
+        source="seed §7: a blocking hook stops the call before the rules, so it beats allow "
+        "rules (official permissions docs)",
     )
     hooks_may_loosen: bool = flag(
         False,
@@ -145,6 +242,24 @@ class Switches:
         reader="lab/harness/permissions.py",
         fault="A PreToolUse hook's 'allow' skips the deny and ask rules (the real pre-v2.1.77 "
         "bug): hooks loosen instead of only tightening.",
+        grade="二",
+        source="seed §7: hook decisions don't bypass permission rules (official docs); the "
+        "fault is the pre-v2.1.77 bug, beyond the seed",
+    )
+    silence_is_approval: bool = flag(
+        False,
+        course=(
+            False,
+            "s04's permission callback runs first whatever the later callbacks say; a silent "
+            "callback approves nothing",
+        ),
+        mechanism="M5",
+        experiments="D25",
+        reader="lab/harness/permissions.py",
+        fault="PreToolUse hooks that ran and said nothing count as an allow: the question "
+        "the human would have been asked is skipped.",
+        grade="二",
+        source="seed §7: hook silence is not approval (official hooks guidance)",
     )
     course_hook_semantics: bool = flag(
         False,
@@ -155,6 +270,8 @@ class Switches:
         fault="The course's hooks: callbacks in order, the first non-None result skips the "
         "rest, permission is just the first PreToolUse callback, UserPromptSubmit and "
         "PostToolUse results are discarded.",
+        grade="一",
+        source="seed §7: trigger_hooks returns the first non-None result; three measured flaws",
     )
     stop_hook_guard: bool = flag(
         True,
@@ -164,6 +281,9 @@ class Switches:
         reader="lab/harness/hooks.py",
         fault="Off: no stop_hook_active flag and no cap of 8 consecutive Stop blocks, so a "
         "Stop hook that keeps blocking runs the loop to the turn limit.",
+        grade="三",
+        source="seed §7: a flag marks a turn a Stop hook already took over; the cap of 8 "
+        "(v2.1.143) is beyond the seed",
     )
 
     @classmethod
@@ -194,7 +314,7 @@ def switch_names() -> list[str]:
 
 
 def switch_info(name: str) -> dict[str, str]:
-    """The fault, mechanism, experiments and reader documented on one flag."""
+    """The fault, mechanism, experiments, reader, course value, grade and source of one flag."""
     return dict(next(f.metadata for f in fields(Switches) if f.name == name))
 
 

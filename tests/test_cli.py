@@ -207,8 +207,8 @@ def test_list_shows_every_id_grouped_by_mechanism(lab):
     assert order == sorted(set(order)) == sorted({e.mechanism for e in EXPERIMENTS})
 
 
-def test_show_d3_contains_the_fake_api_s_real_400_text(lab):
-    code, out, err = lab("show", "D3")
+def test_show_d23_contains_the_fake_api_s_real_400_text(lab):
+    code, out, err = lab("show", "D23")
     assert code == 0 and err == ""
     expected = (
         "`tool_use` ids were found without `tool_result` blocks immediately after: "
@@ -233,7 +233,8 @@ def test_compare_course_lists_the_course_gaps_experiments_only(lab):
     ids = set(table_ids(out))
     assert {"D12", "D16"} <= ids
     assert "D4" not in ids
-    assert ids == {"D8", "D10", "D11", "D12", "D13", "D14", "D16", "D19"}
+    # D11 is not here: the course's substring deny list denies `ls && rm -rf /` (moot switch).
+    assert ids == {"D8", "D9", "D10", "D12", "D13", "D14", "D16", "D19", "D26", "D28"}
     row_verdicts = [
         line.rstrip().rstrip("│").split("│")[-1].strip()
         for line in out.splitlines()
@@ -440,7 +441,7 @@ def test_live_answers_that_run_out_deny_and_say_so(lab, monkeypatch):
         monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
         code, out, err = lab("live", "Tidy up.", "--human", "Y")
     assert (code, err) == (0, "")
-    said = re.findall(r"human asked “[^”]*” → (.+?) gate", flat(out))
+    said = re.findall(r"human asked “[^”]*” → (y|n|no answer left → deny)\b", flat(out))
     assert said == ["y", "no answer left → deny"], out
 
 

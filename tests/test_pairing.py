@@ -1,4 +1,4 @@
-"""D3/D3b: one tool_result per tool_use, first and in call order; the trimmer keeps pairs."""
+"""D3/D23: one tool_result per tool_use, first and in call order; the trimmer keeps pairs."""
 
 from __future__ import annotations
 

@@ -345,6 +345,10 @@ def test_inverted_gate_order_asks_first_and_a_yes_wipes_the_disk():
     )
     assert len(run.trace.of(HumanAsked)) == 1
     assert decision(run) == ("ask", "allow")
+    # The sandbox keeps what lies outside the workspace; the workspace itself is gone.
+    assert set(run.world.snapshot()) == {"/etc/hosts", "/etc/passwd"}
+    unsandboxed = Switches(gate_order_correct=False, shell_sandbox=False)
+    run = run_one(bash("rm -rf /"), course_permissions(), unsandboxed, human=["y"])
     assert run.world.snapshot() == {}
 
 

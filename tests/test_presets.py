@@ -21,17 +21,26 @@ EXPERIMENTS = {e.id: e for e in load_all()}
 NAMES = switch_names()
 
 # Flags whose *default* is False: True is the fault (the protection is "not trusting", etc.).
-FAULT_WHEN_TRUE = {"trust_stop_reason", "hooks_may_loosen", "course_hook_semantics"}
+FAULT_WHEN_TRUE = {
+    "trust_stop_reason",
+    "hooks_may_loosen",
+    "silence_is_approval",
+    "course_hook_semantics",
+}
 
 # The course (s01-s04, pinned at f9e8b28): its documented gaps, nothing more.
 COURSE_GAPS = {
     "contract_checked": False,
+    "handler_errors_become_results": False,  # handler(**block.input) has no try
     "parallel_batches": False,
+    "validate_before_gate": False,  # only the last two stages of the chain
+    "deny_rules_cover_every_tool": False,  # `if block.name == "bash"` around the deny list
     "workspace_wall": False,
-    "split_compound_commands": False,
+    "shell_sandbox": False,
     "course_hook_semantics": True,
     "stop_hook_guard": False,
 }
+GRADES = {"一", "二", "三", "beyond"}
 
 
 def listed(text: str) -> list[str]:
@@ -50,14 +59,18 @@ def test_the_flag_set_is_the_documented_one():
     assert set(NAMES) == FAULT_WHEN_TRUE | {
         "unknown_tool_result",
         "contract_checked",
+        "handler_errors_become_results",
         "parallel_batches",
         "concurrency_from_input",
         "validate_before_gate",
         "read_exempt_from_cap",
         "pair_protection",
         "gate_order_correct",
+        "deny_rules_cover_every_tool",
         "workspace_wall",
         "split_compound_commands",
+        "shell_sandbox",
+        "hooks_before_rules",
         "stop_hook_guard",
     }
 
@@ -95,8 +108,9 @@ def test_an_unknown_switch_flips_nothing_even_beside_known_ones():
 @pytest.mark.parametrize("name", NAMES)
 def test_every_flag_has_complete_metadata(name):
     info = switch_info(name)
-    texts = {"mechanism", "experiments", "reader", "fault", "course_why"}
+    texts = {"mechanism", "experiments", "reader", "fault", "course_why", "grade", "source"}
     assert set(info) == texts | {"course"}
+    assert info["grade"] in GRADES and "\n" not in info["source"]
     assert all(isinstance(info[k], str) and info[k].strip() for k in texts)
     assert getattr(Switches.course(), name) == info["course"]
     for mechanism in info["mechanism"].split("/"):

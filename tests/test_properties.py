@@ -45,8 +45,8 @@ def holds(name: str, case: Case, switches: Switches | None = None) -> None:
 # ---- the experiments' shapes, pinned as examples -------------------------------------------
 D1 = case(calls(bash("ls")), calls(bash("cat notes.txt"), stop_reason="end_turn"))
 D1B = Case(script=(turn(text("It has 3 lines."), stop_reason="tool_use"),))
-D3 = case(calls(bash("ls"), bash("rm -rf tmp")), rules=RuleSet(deny=("Bash(rm *)",)))
-D3B = case(calls(read("notes.txt")), calls(read("notes.txt")), files=("notes.txt",), keep_last=3)
+D23 = case(calls(bash("ls"), bash("rm -rf tmp")), rules=RuleSet(deny=("Bash(rm *)",)))
+D3 = case(calls(read("notes.txt")), calls(read("notes.txt")), files=("notes.txt",), keep_last=3)
 D4 = case(calls(bash("rm -rf /")), rules=RuleSet(course=True), human=("y",))
 D7 = case(calls(bash("ls"), tool_use("check_disk", {"device": "/dev/sda"})))
 D8 = case(calls(tool_use("word_count", {"file_path": "notes.txt"})), tools=("word_count",))
@@ -76,8 +76,8 @@ D19 = case(calls(read("notes.txt"), read("src/app.py"), read("big.log")), files=
 
 # ---- M1: the loop --------------------------------------------------------------------------
 @given(focused_cases("M3/M1"))
+@example(D23)
 @example(D3)
-@example(D3B)
 @example(D1B)
 def test_pairing(case):
     holds("pairing", case)
@@ -205,7 +205,7 @@ COURSE_KEEPS = [inv for inv in INVARIANTS if inv.course]
 
 
 @given(focused_cases())
-@example(D3)
+@example(D23)
 @example(D9)
 @example(D18)
 def test_the_course_keeps_its_promises(case):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from lab.experiment import load_all
-from lab.report import show
+from lab.report import grade_label, show
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
@@ -36,6 +36,15 @@ def test_claim_table_row_matches_the_experiment(experiment):
         assert f"`{name}` {show(before)} → {show(after)}" in rows[0]
     for name, value in experiment.flips.items():
         assert f"`{name}={value}`" in rows[0]
+    assert f"| {experiment.id} | {grade_label(experiment.grade)} |" in rows[0]
+
+
+def test_readme_says_which_ids_come_from_the_seed():
+    assert "Ids D1, D3 and D4 come from the seed" in README
+    assert "Every other id is the lab's own**: D1b and D7–D28" in README
+    ids = {e.id for e in load_all()}
+    numbers = sorted(int(i[1:].rstrip("b")) for i in ids - {"D1", "D3", "D4", "D1b"})
+    assert numbers[0] >= 7 and numbers[-1] <= 28
 
 
 def test_pasted_output_is_what_lab_run_prints_now(capsys, monkeypatch):

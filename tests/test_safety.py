@@ -68,7 +68,8 @@ def test_dangerous_commands_only_touch_the_virtual_disk(host_guard):
     calls = [tool_use("bash", {"command": c}) for c in DANGEROUS]
     calls.append(tool_use("write_file", {"path": "/etc/passwd", "content": "x"}))
     script = [turn(*calls), turn(text("done"))]
-    run = run_scenario(Scenario(script, files={"a.txt": "A"}), Switches())
+    # Unsandboxed, so that rm -rf / wipes the whole virtual disk (the sandbox would keep /etc).
+    run = run_scenario(Scenario(script, files={"a.txt": "A"}), Switches(shell_sandbox=False))
     assert host_guard == []
     assert run.world.snapshot() == {}  # rm -rf / wiped the virtual disk, and only it
     assert os.path.exists("/etc/passwd")

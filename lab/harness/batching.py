@@ -63,13 +63,17 @@ class Trays:
     def run_parallel(self, tray: list[Call], execute: Execute) -> list[tuple[str, bool]]:
         base, started = self.world.fs, self.world.clock.now
         outcomes, changes, finished = [], [], []
-        for call in tray:  # every call starts at the same instant on its own copy of the disk
-            self.world.fs, self.world.clock.now = base.copy(), started
-            outcomes.append(execute(call))
-            changes.append(self.world.fs.diff(base))
-            finished.append(self.world.clock.now)
-        self.world.fs = base
-        for change in changes:  # merged in call order: a later call wins on a shared path
-            base.apply(change)
-        self.world.clock.now = max(finished)
+        try:
+            for call in tray:  # every call starts at the same instant on its own copy of the disk
+                self.world.fs, self.world.clock.now = base.copy(), started
+                try:
+                    outcomes.append(execute(call))
+                finally:  # a call that crashes the run (D8's course dispatch) still left marks
+                    changes.append(self.world.fs.diff(base))
+                    finished.append(self.world.clock.now)
+        finally:
+            self.world.fs = base
+            for change in changes:  # merged in call order: a later call wins on a shared path
+                base.apply(change)
+            self.world.clock.now = max(finished, default=started)
         return outcomes

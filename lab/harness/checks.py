@@ -20,7 +20,8 @@ from lab.trace import CheckFailed, CheckPassed, Trace
 
 # The order of the chain, in one place: shape, then meaning, then hooks, then the human.
 ORDER = ["known_tool", "validation", "tool_check", "hooks", "permission"]
-GATE_FIRST = ["known_tool", "permission", "validation", "tool_check", "hooks"]  # D9
+# D9 and the course (which has only the last two stages): the gates before the cheap checks.
+GATE_FIRST = ["known_tool", "hooks", "permission", "validation", "tool_check"]
 
 
 @dataclass
@@ -32,7 +33,8 @@ class Call:
     input: dict[str, Any]
     tool: Tool | None
     turn: int
-    hook_decision: str | None = None  # what the PreToolUse hooks merged to: "ask" / "allow"
+    hook_decision: str | None = None  # the PreToolUse hooks' merged "ask" / "allow", or "silent"
+    rule_decision: str | None = None  # "allow" once an allow rule has settled the call
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,23 @@ class CheckChain:
         return None
 
 
+def hooks_as_fallback(hooks: Stage) -> Stage:
+    """D24's fault: the hooks consulted after the rules, like a fallback callback, and only
+    when no allow rule has settled the call, so an allow rule outranks a blocking hook."""
+
+    def fallback(call: Call) -> str | None:
+        return None if call.rule_decision == "allow" else hooks(call)
+
+    return fallback
+
+
+def rules_before_hooks(order: list[str]) -> list[str]:
+    """The same order with the permission stage moved to just before the hooks (D24)."""
+    rest = [name for name in order if name != "permission"]
+    at = rest.index("hooks")
+    return [*rest[:at], "permission", *rest[at:]]
+
+
 def build_chain(
     switches: Switches, trace: Trace, hooks: Stage, permission: Stage | None
 ) -> CheckChain:
@@ -109,8 +128,10 @@ def build_chain(
         "known_tool": known_tool if switches.unknown_tool_result else lookup_or_raise,
         "validation": valid_input,
         "tool_check": tool_check,
-        "hooks": hooks,
+        "hooks": hooks if switches.hooks_before_rules else hooks_as_fallback(hooks),
         "permission": permission,
     }
     order = ORDER if switches.validate_before_gate else GATE_FIRST
+    if not switches.hooks_before_rules:
+        order = rules_before_hooks(order)
     return CheckChain([(name, stage) for name in order if (stage := stages[name])], trace)

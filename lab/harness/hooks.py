@@ -121,6 +121,8 @@ class Sockets:
             return str(results[0]) if results else None
         decisions = [d for r in results if (d := as_decision(r)) and d[0] in PRECEDENCE]
         if not decisions:
+            if self.callbacks["PreToolUse"]:
+                call.hook_decision = "silent"  # hooks ran and said nothing: no approval (D25)
             return None
         decision, reason = max(decisions, key=lambda d: PRECEDENCE[d[0]])
         if decision == "deny":

@@ -16,7 +16,7 @@ from lab.harness.hooks import Hook, Sockets
 from lab.harness.pairing import Pairing
 from lab.harness.permissions import Gates, Human, Permissions
 from lab.harness.results import ResultCaps
-from lab.harness.tools import ToolRegistry, invoke
+from lab.harness.tools import ToolRegistry, invoke, invoke_unguarded
 from lab.switches import Switches
 from lab.trace import HistoryTrimmed, ResultAppended, ToolCallSeen, ToolExecuted, Trace
 from lab.world import World
@@ -45,6 +45,8 @@ class Layers:
         self.trays = Trays(switches, world, trace)
         self.caps = ResultCaps(switches, world, trace)
         self.chain = build_chain(switches, trace, self.sockets.pre_tool_use, permission)
+        # Every failure a result, or the course's bare handler(**input) (运行时直接炸, D8).
+        self.invoke = invoke if switches.handler_errors_become_results else invoke_unguarded
 
     # -- the four calls the loop makes ----------------------------------------------------
     def prompt_message(self, turn: int, prompt: str) -> dict[str, Any]:
@@ -99,7 +101,7 @@ class Layers:
     def execute(self, call: Call) -> tuple[str, bool]:
         assert call.tool is not None
         started = self.world.clock.now
-        output, is_error = invoke(call.tool, call.input)
+        output, is_error = self.invoke(call.tool, call.input)
         finished = self.world.clock.now
         self.trace.emit(
             ToolExecuted(

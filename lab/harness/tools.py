@@ -77,6 +77,16 @@ def invoke(tool: Tool, input: dict[str, Any]) -> tuple[str, bool]:
         return f"Error: {type(error).__name__}: {error}", True
 
 
+def invoke_unguarded(tool: Tool, input: dict[str, Any]) -> tuple[str, bool]:
+    """The course's dispatch, `handler(**block.input)` with no try around it: a handler's own
+    refusal (ToolError, the course handlers' inner try/except) is still a result, but any other
+    exception, such as the TypeError of a name mismatch, propagates and ends the run."""
+    try:
+        return tool.handler(**input), False
+    except ToolError as error:
+        return f"Error: {error}", True
+
+
 class ToolRegistry:
     """name -> Tool. Registration checks the schema<->signature contract."""
 

@@ -12,16 +12,20 @@ import json
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 import jsonschema
 
 from lab.harness.batching import MAX_PARALLEL
-from lab.harness.hooks import STOP_BLOCK_CAP
-from lab.harness.permissions import deny_rule_for
+from lab.harness.checks import Call
+from lab.harness.hooks import STOP_BLOCK_CAP, as_decision
+from lab.harness.permissions import Gates, Human, deny_rule_for
 from lab.harness.tools import Tool, contract_mismatch, invoke
 from lab.model import validate_messages
 from lab.observables import leading_result_ids, tool_use_ids
 from lab.scenario import Run, run_scenario, tools_for
+from lab.switches import Switches
+from lab.testing.catalog import always_yes
 from lab.trace import (
     BatchRan,
     CheckFailed,
@@ -37,6 +41,7 @@ from lab.trace import (
     ToolCallSeen,
     ToolExecuted,
     ToolRefused,
+    Trace,
 )
 from lab.world import World, is_read_only
 
@@ -380,10 +385,82 @@ def reads_page(run: Run) -> str | None:
     return None
 
 
+# ---- the sandbox, hooks before rules, silence (issue 12) -------------------------------------
+def sandboxed(run: Run) -> str | None:
+    """The shell is sandboxed: no bash command changes anything outside the workspace, however
+    it is spelled (`/bin/rm`, `bash -c`, a variable, `find -delete`) and whatever the rules let
+    through. (The file tools have the wall; a write of theirs outside is containment's case.)"""
+    world = run.world
+    file_tools_outside = any(
+        e.name in FILE_TOOLS
+        and not e.is_error
+        and isinstance(e.input.get("path"), str)
+        and not world.inside_workspace(e.input["path"])
+        for e in executed(run)
+    )
+    before = {p: c for p, c in run.initial_files.items() if not world.inside_workspace(p)}
+    after = {p: c for p, c in world.snapshot().items() if not world.inside_workspace(p)}
+    if before != after and not file_tools_outside:
+        path = next(p for p in sorted({*before, *after}) if before.get(p) != after.get(p))
+        return f"{path}, outside the workspace, changed through the shell"
+    return None
+
+
+def pre_tool_use_answers(run: Run, event: ToolCallSeen | ToolExecuted) -> list[tuple[str, Any]]:
+    """What each of the scenario's PreToolUse hooks answers about a call, asked again."""
+    payload = {
+        "hook_event_name": "PreToolUse",
+        "tool_name": event.name,
+        "tool_input": event.input,
+        "tool_use_id": event.call_id,
+    }
+    answers = []
+    for name, hook in run.scenario.hooks:
+        if name != "PreToolUse":
+            continue
+        try:
+            answers.append((getattr(hook, "__name__", "?"), hook(dict(payload))))
+        except Exception:  # a failing hook blocks nothing
+            continue
+    return answers
+
+
+def blocking_hook_wins(run: Run) -> str | None:
+    """A call that a PreToolUse hook blocks never runs, whatever the permission rules allow:
+    the hooks are asked before the rules, so a block beats an allow rule."""
+    for event in executed(run):
+        for name, answer in pre_tool_use_answers(run, event):
+            decision = as_decision(answer)
+            if decision and decision[0] == "deny":
+                return f"{show_call(event)} executed although the hook {name} blocks it"
+    return None
+
+
+def silence_is_not_approval(run: Run) -> str | None:
+    """Hooks that say nothing approve nothing: a call on which every PreToolUse hook stayed
+    silent meets the rules as if there were no hooks, so when the rules alone would put a
+    question to the human, the human is asked."""
+    asked = {e.call_id for e in run.trace.of(HumanAsked)}
+    world = fresh_world(run)
+    tools = tools_of(run, world)
+    for event in run.trace.of(ToolCallSeen):
+        answers = pre_tool_use_answers(run, event)
+        if not answers or any(answer is not None for _, answer in answers):
+            continue
+        if event.call_id in asked or event.call_id not in {e.call_id for e in executed(run)}:
+            continue
+        alone = Trace()
+        gates = Gates(run.scenario.permissions, Human(always_yes), world, alone, Switches())
+        gates.judge(Call(event.call_id, event.name, event.input, tools.get(event.name), 0))
+        if alone.of(HumanAsked):
+            return f"the hooks said nothing about {show_call(event)}, yet nobody was asked"
+    return None
+
+
 INVARIANTS: list[Invariant] = [
-    Invariant("no_crash", "No crash", "不崩溃", no_crash, course=True),
+    Invariant("no_crash", "No crash", "不崩溃", no_crash, course=False),
     Invariant("pairing", "Pairing", "配对", pairing, course=True),
-    Invariant("continuation", "Continuation", "继续判据", continuation, course=False),
+    Invariant("continuation", "Continuation", "续轮判据", continuation, course=False),
     Invariant("termination", "Termination", "必然结束", termination, course=True),
     Invariant("deny", "Deny dominance", "拒绝优先", deny_dominance, course=False),
     Invariant("tighten", "Hooks only tighten", "钩子只收紧", hooks_only_tighten, course=True),
@@ -395,7 +472,7 @@ INVARIANTS: list[Invariant] = [
         context_reaches_the_model,
         course=False,
     ),
-    Invariant("human_last", "Human last", "人工审批排最后", human_last, course=True),
+    Invariant("human_last", "Human last", "人工审批排最后", human_last, course=False),
     Invariant("containment", "Containment", "工作区围墙", containment, course=False),
     Invariant(
         "contract", "Contract at registration", "注册时检查契约", contract_checked, course=False
@@ -404,6 +481,13 @@ INVARIANTS: list[Invariant] = [
     Invariant("fresh", "Fresh results", "结果不过期", fresh_results, course=True),
     Invariant("makespan", "Makespan", "并行耗时", makespan, course=False),
     Invariant("reads_page", "Reads page", "读取分页", reads_page, course=True),
+    Invariant("sandbox", "Sandboxed shell", "沙箱兜底", sandboxed, course=False),
+    Invariant(
+        "hook_block", "A blocking hook wins", "阻断钩子优先", blocking_hook_wins, course=True
+    ),
+    Invariant(
+        "silence", "Silence is not approval", "沉默不等于批准", silence_is_not_approval, course=True
+    ),
 ]
 BY_NAME: dict[str, Invariant] = {inv.name: inv for inv in INVARIANTS}
 

@@ -32,7 +32,7 @@ from lab.testing.invariants import BY_NAME, INVARIANTS, Invariant, broken
 from lab.testing.strategies import focused_cases
 
 MATRIX_EXAMPLES = 100  # generated cases per switch
-MATRIX_SHRINKS = 60  # extra runs per newly broken invariant, to shrink its counterexample
+MATRIX_SHRINKS = 100  # extra runs per newly broken invariant, to shrink its counterexample
 HUNT_EXAMPLES = 150
 HUNT_SHRINKS = 400
 

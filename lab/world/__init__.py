@@ -1,12 +1,14 @@
 """The simulated world: virtual disk, simulated shell, virtual clock and the course's tools."""
 
 from lab.world.fs import Changes, VirtualFS
+from lab.world.sandbox import Sandbox
 from lab.world.shell import COMMAND_SECONDS, Shell, ShellResult, is_read_only, split_commands
 from lab.world.tools import TOOL_SECONDS, course_tools
 from lab.world.world import VirtualClock, World
 
 __all__ = [
     "COMMAND_SECONDS",
+    "Sandbox",
     "TOOL_SECONDS",
     "Changes",
     "Shell",

@@ -3,12 +3,17 @@
 Supported syntax: words with '...', "..." and backslash quoting; `#` comments; the separators
 `&&`, `||`, `;`, `&` (run in order: nothing ever runs in the background), newline; pipes `|`
 and `|&`; redirections `>`, `>>`, `2>`, `2>>`, `&>`, `2>&1`, `>&2`, `<`; unquoted `*`, `?`,
-`[...]` expand against the virtual disk. Not supported: variables, `$(...)`, subshells,
-here-documents. Nothing here touches the host: every path is a key of the VirtualFS.
+`[...]` expand against the virtual disk; `NAME=value` assignments and `$NAME` / `${NAME}`
+(unquoted expansions split on whitespace, and are not globbed); a command named by its path
+(`/bin/rm`); `bash -c '...'`, `bash FILE` and `... | bash` run a child shell on the same disk.
+These are the spellings that slip past rules matching command text (D28). Not supported:
+`$(...)`, subshells, here-documents. Nothing here touches the host: every path is a key of the
+VirtualFS (or of a Sandbox over it, which refuses writes outside the workspace).
 """
 
 from __future__ import annotations
 
+import fnmatch
 import posixpath
 import re
 from collections.abc import Callable, Iterator
@@ -18,7 +23,10 @@ from typing import TYPE_CHECKING
 from lab.world.fs import VirtualFS, normalize
 
 if TYPE_CHECKING:
+    from lab.world.sandbox import Sandbox
     from lab.world.world import VirtualClock
+
+    Disk = VirtualFS | Sandbox
 
 # ---- time ----------------------------------------------------------------------------------
 # Every simple command that runs costs one virtual second, so "3 commands ran" reads as "3 s
@@ -26,16 +34,19 @@ if TYPE_CHECKING:
 # A command that never runs (skipped by && / ||, or a syntax error) costs nothing.
 DEFAULT_COMMAND_SECONDS = 1.0  # for commands not in the table, e.g. an unknown one (127)
 COMMAND_SECONDS: dict[str, float] = {
+    "bash": 0.0,  # + what the child shell's commands cost
     "cat": 1.0,
     "cd": 1.0,
     "echo": 1.0,
     "false": 1.0,
+    "find": 1.0,
     "grep": 1.0,
     "head": 1.0,
     "ls": 1.0,
     "mkdir": 1.0,
     "pwd": 1.0,
     "rm": 1.0,
+    "sh": 0.0,
     "sleep": 0.0,  # + the N seconds slept
     "tail": 1.0,
     "touch": 1.0,
@@ -55,6 +66,12 @@ DUPLICATIONS = frozenset({"2>&1", ">&2"})  # copy one stream onto the other; no 
 _OPERATORS = sorted(SEPARATORS | REDIRECTS, key=len, reverse=True)  # longest match first
 _WORD_ENDS = " \t\r\n;&|<>"
 _GLOB_CHARS = "*?["
+BIN_DIRS = frozenset({"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin"})
+SHELLS = frozenset({"bash", "sh"})
+MAX_NESTING = 16  # child shells inside child shells: a script that runs itself stops here
+_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))")
+_ASSIGNMENT = re.compile(r"([A-Za-z_]\w*)=")
+_IFS = re.compile(r"[ \t\n]+")
 
 
 class ShellSyntaxError(Exception):
@@ -68,6 +85,13 @@ class _Token:
     start: int  # span in the command line (split_commands returns slices of it)
     end: int
     pattern: str | None = None  # set when the word holds an unquoted wildcard
+    # The word as typed, in parts: ("plain" | "double" | "single", text). Single-quoted and
+    # backslash-escaped text is literal; `$NAME` expands in plain and double-quoted parts.
+    parts: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def expands(self) -> bool:
+        return any(q != "single" and _VARIABLE.search(t) for q, t in self.parts)
 
 
 @dataclass
@@ -75,7 +99,7 @@ class _Simple:
     """One simple command: its words, its redirections (operator, target) and its text span."""
 
     words: list[_Token] = field(default_factory=list)
-    redirects: list[tuple[str, str]] = field(default_factory=list)
+    redirects: list[tuple[str, _Token | None]] = field(default_factory=list)
     tokens: list[_Token] = field(default_factory=list)
 
     def __bool__(self) -> bool:
@@ -99,41 +123,61 @@ def _escape_glob(text: str) -> str:
     return "".join(f"[{ch}]" if ch in _GLOB_CHARS else ch for ch in text)
 
 
-def _read_quoted(line: str, i: int) -> tuple[str, int]:
-    """The text of a quoted part starting at line[i] (a quote), and the index after it."""
+def _read_quoted(line: str, i: int) -> tuple[list[tuple[str, str]], int]:
+    """The parts of a quoted span starting at line[i] (a quote), and the index after it."""
     quote = line[i]
+    kind = "single" if quote == "'" else "double"
     i += 1
-    parts = []
+    parts: list[tuple[str, str]] = []
     while i < len(line) and line[i] != quote:
-        # inside double quotes a backslash only escapes these characters
-        if quote == '"' and line[i] == "\\" and line[i + 1 : i + 2] in ('"', "\\", "$", "`"):
-            i += 1
-        parts.append(line[i])
+        # inside double quotes a backslash only escapes these characters (they become literal)
+        if kind == "double" and line[i] == "\\" and line[i + 1 : i + 2] in ('"', "\\", "$", "`"):
+            parts.append(("single", line[i + 1]))
+            i += 2
+            continue
+        parts.append((kind, line[i]))
         i += 1
     if i >= len(line):
         raise ShellSyntaxError(f"unexpected EOF while looking for matching `{quote}'")
-    return "".join(parts), i + 1
+    return parts or [(kind, "")], i + 1
+
+
+def _merge(parts: list[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """Neighbouring parts of the same kind joined: ("plain", "a"), ("plain", "b") -> "ab"."""
+    merged: list[tuple[str, str]] = []
+    for kind, text in parts:
+        if merged and merged[-1][0] == kind:
+            merged[-1] = (kind, merged[-1][1] + text)
+        else:
+            merged.append((kind, text))
+    return tuple(merged)
 
 
 def _read_word(line: str, i: int) -> tuple[_Token, int]:
     start = i
     value, pattern, wild = [], [], False
+    parts: list[tuple[str, str]] = []
     while i < len(line) and line[i] not in _WORD_ENDS:
         ch = line[i]
         if ch in "'\"":
-            text, i = _read_quoted(line, i)
+            quoted, i = _read_quoted(line, i)
+            parts += quoted
+            text = "".join(t for _, t in quoted)
         elif ch == "\\":
             text, i = line[i + 1 : i + 2], i + 2
             text = "" if text == "\n" else text  # backslash-newline continues the line
+            parts.append(("single", text))
         else:
             value.append(ch)
             pattern.append(ch)
+            parts.append(("plain", ch))
             wild = wild or ch in _GLOB_CHARS
             i += 1
             continue
         value.append(text)
         pattern.append(_escape_glob(text))
-    token = _Token("word", "".join(value), start, i, "".join(pattern) if wild else None)
+    glob = "".join(pattern) if wild else None
+    token = _Token("word", "".join(value), start, i, glob, _merge(parts))
     return token, i
 
 
@@ -182,7 +226,7 @@ def _parse(tokens: list[_Token]) -> list[tuple[str, _Pipeline]]:
                 if target is None or target.kind != "word":
                     raise _unexpected(target)
                 i += 1
-            current.redirects.append((token.text, target.text if target else ""))
+            current.redirects.append((token.text, target))
             current.tokens += [token] if target is None else [token, target]
             pending = False
         elif token.text == "\n" and not current:
@@ -231,23 +275,65 @@ def split_commands(command: str) -> list[str]:
     return pieces
 
 
-def is_read_only(command: str) -> bool:
-    """True iff every simple command is in READ_ONLY_COMMANDS and nothing is redirected to a file.
+def program_name(word: str, cwd: str = "/") -> str | None:
+    """The command a word names: itself, or `rm` for `/bin/rm` (a path into a bin directory);
+    None for a path that names no known command."""
+    if "/" not in word:
+        return word
+    path = normalize(word, cwd)
+    name = posixpath.basename(path)
+    return name if posixpath.dirname(path) in BIN_DIRS and name in COMMANDS else None
 
-    Unparseable input is not read-only (we cannot tell what it would do); an empty line, which
-    runs nothing, is.
-    """
+
+def _is_assignment(word: _Token) -> bool:
+    return (
+        bool(word.parts)
+        and word.parts[0][0] == "plain"
+        and bool(_ASSIGNMENT.match(word.parts[0][1]))
+    )
+
+
+def _simple_is_read_only(simple: _Simple, depth: int) -> bool:
+    if any(op not in DUPLICATIONS and op != "<" for op, _ in simple.redirects):
+        return False
+    words = list(simple.words)
+    while words and _is_assignment(words[0]):
+        words.pop(0)  # an assignment changes a variable, never the disk
+    if not words:
+        return True
+    if words[0].expands:  # `$CMD ...`: what runs is only known when it runs
+        return False
+    name = program_name(words[0].text)
+    args = [w.text for w in words[1:]]
+    if name in SHELLS:  # a child shell is read-only iff the line it runs is
+        literal = len(args) >= 2 and args[0] == "-c" and not words[2].expands
+        return literal and depth < MAX_NESTING and _is_read_only(args[1], depth + 1)
+    if name == "find":
+        return not any(a == "-delete" or a.startswith("-exec") for a in args)
+    return name in READ_ONLY_COMMANDS
+
+
+def _is_read_only(command: str, depth: int) -> bool:
     try:
         chain = _parse(_tokenize(command))
     except ShellSyntaxError:
         return False
-    for _, (commands, _pipes) in chain:
-        for simple in commands:
-            if not simple.words or simple.words[0].text not in READ_ONLY_COMMANDS:
-                return False
-            if any(op not in DUPLICATIONS and op != "<" for op, _ in simple.redirects):
-                return False
-    return True
+    return all(
+        _simple_is_read_only(simple, depth)
+        for _, (commands, _pipes) in chain
+        for simple in commands
+    )
+
+
+def is_read_only(command: str) -> bool:
+    """True iff every simple command is in READ_ONLY_COMMANDS (by name or by path, a child
+    shell judged by the line it runs, `find` without -delete) and nothing is redirected to a
+    file. A command word held in a variable is not read-only: nobody can tell before it runs.
+
+    Unparseable input is not read-only (we cannot tell what it would do); an empty line, which
+    runs nothing, is.
+    """
+    return _is_read_only(command, 0)
 
 
 # ---- running -------------------------------------------------------------------------------
@@ -283,24 +369,35 @@ _NULL = "/dev/null"
 
 
 class Shell:
-    """Runs command lines against a VirtualFS, starting each run in `cwd` (cd lasts one run)."""
+    """Runs command lines against a disk, starting each run in `cwd` (cd and variables last one
+    run). The disk is a VirtualFS, or a Sandbox over one that refuses writes outside the
+    workspace."""
 
-    def __init__(self, fs: VirtualFS, clock: VirtualClock, cwd: str = "/") -> None:
+    def __init__(self, fs: Disk, clock: VirtualClock, cwd: str = "/", depth: int = 0) -> None:
         self.fs = fs
         self.clock = clock
         self.home = normalize(cwd)
         self.cwd = self.home
+        self.depth = depth  # how many shells this one runs inside
+        self.variables: dict[str, str] = {}
 
     def path(self, name: str) -> str:
         """A command argument as an absolute virtual path."""
         return normalize(name, self.cwd)
 
     def run(self, command: str) -> ShellResult:
+        outcome = self.execute(command)
+        self.clock.advance(outcome.seconds)
+        return ShellResult(outcome.out + outcome.err, outcome.status, outcome.seconds)
+
+    def execute(self, command: str) -> Outcome:
+        """Run a line without moving the clock: what it printed, its status, the seconds spent."""
         self.cwd = self.home
+        self.variables = {"PWD": self.cwd}
         try:
             chain = _parse(_tokenize(command))
         except ShellSyntaxError as error:
-            return ShellResult(f"bash: -c: line 1: {error}\n", 2, 0.0)
+            return Outcome(err=f"bash: -c: line 1: {error}\n", status=2)
         out: list[str] = []
         err: list[str] = []
         status, seconds = 0, 0.0
@@ -310,8 +407,7 @@ class Shell:
                 continue
             status, spent = self._run_pipeline(pipeline, out, err)
             seconds += spent
-        self.clock.advance(seconds)
-        return ShellResult("".join(out) + "".join(err), status, seconds)
+        return Outcome("".join(out), "".join(err), status, seconds)
 
     def _run_pipeline(
         self, pipeline: _Pipeline, out: list[str], err: list[str]
@@ -335,7 +431,8 @@ class Shell:
         # Redirections are set up first, left to right, as bash does: `> f 2>&1` sends both
         # streams to f, and `cat f > f` finds f already emptied.
         targets = {1: "out", 2: "err"}  # fd -> "out", "err", _NULL or a file path
-        for op, target in simple.redirects:
+        for op, word in simple.redirects:
+            target = " ".join(self._fields(word)) if word else ""
             if op == "<":
                 try:
                     stdin = "" if target == _NULL else self.fs.read(self.path(target))
@@ -351,10 +448,19 @@ class Shell:
                 return Outcome(err=f"bash: {target}: {problem}\n", status=1)
             for fd in {">": (1,), ">>": (1,), "2>": (2,), "2>>": (2,), "&>": (1, 2)}[op]:
                 targets[fd] = path
-        argv = self._expand(simple.words)
+        words = list(simple.words)
+        assignments = []
+        while words and _is_assignment(words[0]):
+            assignments.append(words.pop(0))
+        argv = self._expand(words)
+        if not argv:  # `NAME=value` alone sets a shell variable (before a command: its env)
+            for word in assignments:
+                name = _ASSIGNMENT.match(word.parts[0][1])[1]  # type: ignore[index]
+                self.variables[name] = self._value(word, len(name) + 1)
         outcome = self._call(argv, stdin)
         if argv:
-            outcome.seconds += COMMAND_SECONDS.get(argv[0], DEFAULT_COMMAND_SECONDS)
+            name = program_name(argv[0], self.cwd) or argv[0]
+            outcome.seconds += COMMAND_SECONDS.get(name, DEFAULT_COMMAND_SECONDS)
         routed = Outcome(status=outcome.status, seconds=outcome.seconds)
         for fd, text in ((1, outcome.out), (2, outcome.err)):
             target = targets[fd]
@@ -367,9 +473,12 @@ class Shell:
         return routed
 
     def _call(self, argv: list[str], stdin: str) -> Outcome:
-        if not argv:  # only redirections, e.g. `> empty.txt`
+        if not argv:  # only redirections or assignments, e.g. `> empty.txt`
             return Outcome()
-        name, args = argv[0], argv[1:]
+        typed, args = argv[0], argv[1:]
+        name = program_name(typed, self.cwd)
+        if name is None:  # a path, but not to a command this shell knows
+            return Outcome(err=f"bash: {typed}: No such file or directory\n", status=127)
         command = COMMANDS.get(name)
         if command is None:
             return Outcome(err=f"bash: {name}: command not found\n", status=127)
@@ -378,6 +487,8 @@ class Shell:
         except CommandFailed as failure:
             prefix = "bash: cd" if name == "cd" else name  # cd is a bash builtin
             return Outcome(err=f"{prefix}: {failure}\n", status=failure.status)
+        except OSError as error:  # e.g. a sandbox refusing a write no command expected to fail
+            return Outcome(err=f"{name}: {_reason(error)}\n", status=1)
 
     def _open_for_write(self, path: str, truncate: bool) -> str | None:
         """Create or empty a redirection target; the reason it cannot be opened, or None."""
@@ -388,16 +499,57 @@ class Shell:
         if not self.fs.is_dir(posixpath.dirname(path)):
             return "No such file or directory"
         if truncate or not self.fs.exists(path):
-            self.fs.write(path, "")
+            try:
+                self.fs.write(path, "")
+            except OSError as error:  # the sandbox: outside the workspace nothing is writable
+                return _reason(error)
         return None
 
     def _expand(self, words: list[_Token]) -> list[str]:
-        """Words after pathname expansion; a wildcard that matches nothing stays as typed."""
+        """Words after parameter expansion (`$NAME`, split on whitespace when unquoted) or
+        pathname expansion (a wildcard that matches nothing stays as typed)."""
         argv: list[str] = []
         for word in words:
+            if word.expands:
+                argv += self._fields(word)
+                continue
             matches = self.fs.glob(word.pattern, self.cwd) if word.pattern else []
             argv += matches or [word.text]
         return argv
+
+    def _substitute(self, text: str) -> str:
+        return _VARIABLE.sub(lambda m: self.variables.get(m[1] or m[2], ""), text)
+
+    def _fields(self, word: _Token) -> list[str]:
+        """One word expanded: quoted text stays whole, unquoted expansions split on whitespace
+        (an unquoted expansion that comes out empty leaves no field at all)."""
+        fields: list[str] = []
+        current: str | None = None  # None: no field started yet
+        for kind, text in word.parts:
+            if kind != "plain":
+                current = (current or "") + (text if kind == "single" else self._substitute(text))
+                continue
+            for i, piece in enumerate(_IFS.split(self._substitute(text))):
+                if i > 0 and current is not None:  # whitespace: the field so far is complete
+                    fields.append(current)
+                    current = None
+                if piece:
+                    current = (current or "") + piece
+        if current is not None:
+            fields.append(current)
+        return fields
+
+    def _value(self, word: _Token, skip: int) -> str:
+        """An assignment's value: the word after its first `skip` characters, expanded but
+        never split."""
+        value, seen = [], 0
+        for kind, text in word.parts:
+            if seen < skip:
+                cut = min(skip - seen, len(text))
+                seen += cut
+                text = text[cut:]
+            value.append(text if kind == "single" else self._substitute(text))
+        return "".join(value)
 
 
 def _reason(error: OSError) -> str:
@@ -523,8 +675,11 @@ def _rm(sh: Shell, args: list[str], stdin: str) -> Outcome:
         elif sh.fs.is_dir(path) and not recursive:
             result.err += f"rm: cannot remove '{operand}': Is a directory\n"
         else:
-            sh.fs.remove(path, recursive=True)
-            continue
+            try:
+                sh.fs.remove(path, recursive=True)
+                continue
+            except OSError as error:  # the sandbox: what lies outside the workspace stays
+                result.err += f"rm: cannot remove '{operand}': {_reason(error)}\n"
         result.status = 1
     return result
 
@@ -553,7 +708,11 @@ def _touch(sh: Shell, args: list[str], stdin: str) -> Outcome:
         if sh.fs.exists(path):
             continue  # no timestamps in this world, so nothing to update
         if sh.fs.is_dir(posixpath.dirname(path)):
-            sh.fs.write(path, "")
+            try:
+                sh.fs.write(path, "")
+            except OSError as error:
+                result.err += f"touch: cannot touch '{operand}': {_reason(error)}\n"
+                result.status = 1
         else:
             result.err += f"touch: cannot touch '{operand}': No such file or directory\n"
             result.status = 1
@@ -754,17 +913,95 @@ def _cd(sh: Shell, args: list[str], stdin: str) -> Outcome:
     return Outcome()
 
 
+def _child_shell(sh: Shell, args: list[str], stdin: str) -> Outcome:
+    """`bash -c LINE`, `bash FILE`, or `bash` reading its script from stdin: a child shell on
+    the same disk (and the same sandbox), starting where its parent stands."""
+    if sh.depth >= MAX_NESTING:
+        raise CommandFailed("maximum nesting level exceeded")
+    if args and args[0] == "-c":
+        if len(args) < 2:
+            raise CommandFailed("-c: option requires an argument", 2)
+        source = args[1]
+    elif args:
+        try:
+            source = sh.fs.read(sh.path(args[0]))
+        except OSError as error:
+            raise CommandFailed(f"{args[0]}: {_reason(error)}", 127) from None
+    else:
+        source = stdin
+    return Shell(sh.fs, sh.clock, cwd=sh.cwd, depth=sh.depth + 1).execute(source)
+
+
+def _walk(sh: Shell, path: str, shown: str) -> Iterator[tuple[str, str]]:
+    """(shown, path) of `path` and everything below it, parents before children."""
+    yield shown, path
+    if sh.fs.is_dir(path):
+        for name in sh.fs.listdir(path):
+            yield from _walk(sh, normalize(name, path), posixpath.join(shown, name))
+
+
+def _find(sh: Shell, args: list[str], stdin: str) -> Outcome:
+    """find [PATH...] [-name GLOB] [-type f|d] [-print] [-delete]; -delete removes the
+    matches deepest first (a directory only once it is empty)."""
+    roots = []
+    while args and not args[0].startswith("-"):
+        roots.append(args.pop(0))
+    name, kind, delete = None, None, False
+    while args:
+        predicate = args.pop(0)
+        if predicate in ("-name", "-type"):
+            if not args:
+                raise CommandFailed(f"missing argument to `{predicate}'")
+            value = args.pop(0)
+            if predicate == "-type" and value not in ("f", "d"):
+                raise CommandFailed(f"Unknown argument to -type: {value}")
+            name, kind = (value, kind) if predicate == "-name" else (name, value)
+        elif predicate == "-delete":
+            delete = True
+        elif predicate != "-print":
+            raise CommandFailed(f"unknown predicate `{predicate}'")
+    result = Outcome()
+    for root in roots or ["."]:
+        if not sh.fs.exists(sh.path(root)):
+            result.err += f"find: '{root}': No such file or directory\n"
+            result.status = 1
+            continue
+        found = [
+            (shown, path)
+            for shown, path in _walk(sh, sh.path(root), root)
+            if (name is None or fnmatch.fnmatchcase(posixpath.basename(path), name))
+            and (kind is None or sh.fs.is_dir(path) == (kind == "d"))
+        ]
+        if not delete:
+            result.out += "".join(f"{shown}\n" for shown, _ in found)
+            continue
+        for shown, path in reversed(found):  # children before their directory
+            if path == sh.cwd:
+                continue  # find never deletes the directory it stands in
+            try:
+                if sh.fs.is_dir(path) and sh.fs.listdir(path):
+                    raise OSError(f"{path}: Directory not empty")
+                sh.fs.remove(path, recursive=True)
+            except OSError as error:
+                result.err += f"find: cannot delete '{shown}': {_reason(error)}\n"
+                result.status = 1
+    return result
+
+
 COMMANDS: dict[str, Command] = {
+    "bash": _child_shell,
     "cat": _cat,
     "cd": _cd,
     "echo": _echo,
     "false": lambda sh, args, stdin: Outcome(status=1),
+    "find": _find,
     "grep": _grep,
     "head": lambda sh, args, stdin: _head_or_tail("head", sh, args, stdin),
     "ls": _ls,
     "mkdir": _mkdir,
     "pwd": _pwd,
     "rm": _rm,
+    "sh": _child_shell,
     "sleep": _sleep,
     "tail": lambda sh, args, stdin: _head_or_tail("tail", sh, args, stdin),
     "touch": _touch,

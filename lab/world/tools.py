@@ -2,7 +2,8 @@
 
 Schemas are the course's exactly (s02). `wall=True` is the course's `safe_path` (s02): a path
 that resolves outside the workspace is refused. `wall=False` is s03, where the file tools
-dropped `safe_path` and can reach anywhere on the (virtual) disk.
+dropped `safe_path` and can reach anywhere on the (virtual) disk. `sandbox=True` runs bash in
+production's sandbox: its commands may write only below the workspace (the course has none).
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def _never(**_: object) -> bool:
     return False
 
 
-def course_tools(world: World, *, wall: bool = True) -> list[Tool]:
+def course_tools(world: World, *, wall: bool = True, sandbox: bool = False) -> list[Tool]:
     """The five tools bound to `world`, in the course's order."""
 
     def spend(tool: str) -> None:
@@ -93,7 +94,7 @@ def course_tools(world: World, *, wall: bool = True) -> list[Tool]:
 
     # ---- handlers: parameter names equal the schema properties (the registry checks) ----
     def bash(command: str) -> str:
-        result = world.run_shell(command)
+        result = world.run_shell(command, sandboxed=sandbox)
         output = result.output.strip()[:OUTPUT_LIMIT] or "(no output)"
         if result.status != 0:
             output += f"\n(exit status {result.status})"

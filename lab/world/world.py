@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from lab.world.fs import VirtualFS, normalize
+from lab.world.sandbox import Sandbox
 from lab.world.shell import Shell, ShellResult
 
 # Files outside the workspace, so that reading or writing past the wall has something to hit.
@@ -66,12 +67,14 @@ class World:
         resolved = self.resolve(path)
         return resolved == self.workspace or resolved.startswith(self.workspace.rstrip("/") + "/")
 
-    def shell(self) -> Shell:
-        """A shell starting in the workspace, sharing this world's disk and clock."""
-        return Shell(self.fs, self.clock, cwd=self.workspace)
+    def shell(self, *, sandboxed: bool = False) -> Shell:
+        """A shell starting in the workspace, sharing this world's disk and clock; sandboxed,
+        it may write only below the workspace."""
+        disk = Sandbox(self.fs, self.workspace) if sandboxed else self.fs
+        return Shell(disk, self.clock, cwd=self.workspace)
 
-    def run_shell(self, command: str) -> ShellResult:
-        return self.shell().run(command)
+    def run_shell(self, command: str, *, sandboxed: bool = False) -> ShellResult:
+        return self.shell(sandboxed=sandboxed).run(command)
 
     def copy(self) -> World:
         """An independent twin: its own disk and its own clock, starting at the same values."""

@@ -1,0 +1,238 @@
+"""The panorama: one call's path on one picture — belt → trays → chain of checks → gates and
+sockets → run → result → back to the belt — with each experiment's break lit where it happens.
+
+Where an experiment breaks is not written down: it is read off the first divergence of its two
+runs (lab/transcript.py), so the picture moves when the lab does.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from lab import transcript
+from lab.experiment import Outcome
+from lab.trace import (
+    ApiRejected,
+    BatchRan,
+    CheckFailed,
+    GateDecision,
+    HistoryTrimmed,
+    HookFailed,
+    HookFired,
+    HookSkipped,
+    HumanAsked,
+    ModelAnswered,
+    ResultAppended,
+    ResultSpilled,
+    RunEnded,
+    StopContinued,
+    ToolCallSeen,
+    ToolExecuted,
+    ToolRefused,
+)
+
+
+@dataclass(frozen=True)
+class Station:
+    key: str
+    mechanism: str
+    en: str
+    zh: str
+    x: float
+    y: float
+    w: float = 96
+    h: float = 44
+
+
+# The call's path, left to right along the top, back to the belt along the bottom.
+STATIONS = [
+    Station(
+        "belt",
+        "M1",
+        "the loop: tool_use in the content?",
+        "传送带：内容块里有活吗",
+        10,
+        70,
+        120,
+        58,
+    ),
+    Station("book", "M2", "dispatch table", "转接号码簿", 150, 10),
+    Station("trays", "M2", "trays", "托盘", 150, 78),
+    Station("known_tool", "M3", "known_tool", "查号", 266, 78),
+    Station("validation", "M3", "validation", "外形", 372, 78),
+    Station("tool_check", "M3", "tool_check", "工具自校验", 478, 78),
+    Station("hooks", "M3", "hooks", "前置钩子", 584, 78),
+    Station("permission", "M3", "permission", "许可", 690, 78),
+    Station("run", "M2", "run on the virtual world", "执行（虚拟世界）", 796, 78, 110),
+    Station("result", "M3", "tool_result", "结果（配对义务）", 926, 78, 110),
+    Station(
+        "gates", "M4", "gates: deny → ask → allow", "门禁：拒绝 → 询问 → 放行", 640, 170, 206, 44
+    ),
+    Station("pre_socket", "M5", "PreToolUse", "插线口·前置", 530, 170, 100),
+    Station("post_socket", "M5", "PostToolUse", "插线口·执行后", 860, 170, 110),
+    Station("prompt_socket", "M5", "UserPromptSubmit", "插线口·输入提交", 10, 170, 120),
+    Station("stop_socket", "M5", "Stop", "插线口·退出", 150, 170, 96),
+    Station("history", "M1", "history → next request", "历史 → 下一次请求", 440, 250, 190),
+]
+BY_KEY = {s.key: s for s in STATIONS}
+COLOURS = {"M1": "#fff7e6", "M2": "#eef6ee", "M3": "#eef3fb", "M4": "#fdeeee", "M5": "#f5eefb"}
+
+
+def station_of(line: transcript.Line | None) -> str:
+    """Where on the path a transcript line happens."""
+    if line is None:
+        return "belt"
+    event = line.event
+    match event:
+        case ToolRefused():
+            return "book"
+        case BatchRan():
+            return "trays"
+        case CheckFailed():
+            return event.stage if event.stage in BY_KEY else "permission"
+        case GateDecision() | HumanAsked():
+            return "gates"
+        case HookFired() | HookSkipped() | HookFailed():
+            sockets = {
+                "PreToolUse": "pre_socket",
+                "UserPromptSubmit": "prompt_socket",
+                "Stop": "stop_socket",
+            }
+            return sockets.get(event.event, "post_socket")
+        case StopContinued():
+            return "stop_socket"
+        case ToolExecuted():
+            return "run"
+        case ResultAppended() | ResultSpilled():
+            return "result"
+        case HistoryTrimmed() | ApiRejected():
+            return "history"
+        case ModelAnswered() | ToolCallSeen() | RunEnded():
+            return "belt"
+    # lines of no event of their own, told by what they say
+    words = transcript.WORDS["en"]
+    key = line.key or ""
+    if key == words["no_result"]:
+        return "result"
+    if key.startswith("first message"):
+        return "prompt_socket"
+    return "belt"
+
+
+def breaks(outcomes: Iterable[Outcome]) -> dict[str, list[str]]:
+    """Station → the ids of the experiments whose first divergence happens there."""
+    found: dict[str, list[str]] = {s.key: [] for s in STATIONS}
+    for outcome in outcomes:
+        split = transcript.first_divergence(outcome.before, outcome.after)
+        if split is not None:
+            found[station_of(split.left or split.right)].append(outcome.experiment.id)
+    return found
+
+
+def esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def arrow(x1: float, y1: float, x2: float, y2: float, colour: str = "#888") -> str:
+    return (
+        f'<line x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}" stroke="{colour}" '
+        'stroke-width="2" marker-end="url(#head)"/>'
+    )
+
+
+def panorama_svg(outcomes: Iterable[Outcome], lang: str = "en") -> str:
+    """The picture as SVG markup: stations, the path between them, a red badge per break."""
+    lit = breaks(outcomes)
+    body = [
+        '<defs><marker id="head" markerWidth="8" markerHeight="8" refX="7" refY="4" '
+        'orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="#888"/></marker></defs>'
+    ]
+    top = ["belt", "trays", "known_tool", "validation", "tool_check", "hooks", "permission"]
+    top += ["run", "result"]
+    for a, b in zip(top, top[1:], strict=False):
+        s, t = BY_KEY[a], BY_KEY[b]
+        body.append(arrow(s.x + s.w, t.y + t.h / 2, t.x - 2, t.y + t.h / 2))
+    result, history, belt = BY_KEY["result"], BY_KEY["history"], BY_KEY["belt"]
+    body.append(  # back to the belt: the result goes into the next request
+        f'<path d="M{result.x + result.w / 2:.0f},{result.y + result.h:.0f} '
+        f'V{history.y + history.h / 2:.0f} H{history.x + history.w + 2:.0f}" fill="none" '
+        'stroke="#888" stroke-width="2" marker-end="url(#head)"/>'
+    )
+    body.append(
+        f'<path d="M{history.x:.0f},{history.y + history.h / 2:.0f} H{belt.x + belt.w / 2:.0f} '
+        f'V{belt.y + belt.h + 2:.0f}" fill="none" stroke="#888" stroke-width="2" '
+        'marker-end="url(#head)"/>'
+    )
+    for a, b in (("hooks", "pre_socket"), ("permission", "gates"), ("run", "post_socket")):
+        s, t = BY_KEY[a], BY_KEY[b]
+        body.append(
+            f'<line x1="{s.x + s.w / 2:.0f}" y1="{s.y + s.h:.0f}" x2="{t.x + t.w / 2:.0f}" '
+            f'y2="{t.y:.0f}" stroke="#bbb" stroke-width="2" stroke-dasharray="4,3"/>'
+        )
+    for a, b in (("book", "trays"), ("prompt_socket", "belt"), ("stop_socket", "belt")):
+        s, t = BY_KEY[a], BY_KEY[b]
+        y1, y2 = (s.y + s.h, t.y) if s.y < t.y else (s.y, t.y + t.h)
+        x2 = min(t.x + t.w / 2, s.x + s.w / 2)
+        body.append(
+            f'<line x1="{s.x + s.w / 2:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}" '
+            'stroke="#bbb" stroke-width="2" stroke-dasharray="4,3"/>'
+        )
+    for s in STATIONS:
+        ids = lit[s.key]
+        stroke, width = ("#d62728", 3) if ids else ("#999", 1)
+        body.append(
+            f'<rect class="station" data-station="{s.key}" x="{s.x}" y="{s.y}" width="{s.w}" '
+            f'height="{s.h}" rx="7" fill="{COLOURS[s.mechanism]}" stroke="{stroke}" '
+            f'stroke-width="{width}"/>'
+        )
+        name = s.zh if lang == "zh" else s.en
+        words = wrap(name, int(s.w / 6.6))
+        for i, text in enumerate([f"{s.mechanism}", *words]):
+            weight = "bold" if i == 0 else "normal"
+            body.append(
+                f'<text x="{s.x + 6}" y="{s.y + 13 + i * 12}" font-size="10.5" '
+                f'font-weight="{weight}" fill="#222">{esc(text)}</text>'
+            )
+        for i, id in enumerate(ids):
+            if s.y > 60:  # above the station
+                bx, by = s.x + 4 + (i % 3) * 31, s.y - 15 - (i // 3) * 16
+            else:  # the top row has no room above: beside it
+                bx, by = s.x + s.w + 4, s.y + 4 + i * 16
+            body.append(
+                f'<g class="break" data-experiment="{esc(id)}"><rect x="{bx}" y="{by}" '
+                f'width="29" height="13" rx="6" fill="#d62728"/><text x="{bx + 14.5}" '
+                f'y="{by + 10}" font-size="9.5" font-weight="bold" fill="white" '
+                f'text-anchor="middle">{esc(id)}</text></g>'
+            )
+    title = (
+        "一次调用的路径，每个实验的断点亮在它发生的地方"
+        if lang == "zh"
+        else "One call's path, each experiment's break lit where it happens"
+    )
+    body.append(f'<text x="10" y="300" font-size="12" fill="#555">{esc(title)}</text>')
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" class="panorama" viewBox="0 0 1046 310" '
+        'width="100%" style="max-width:1046px;font-family:\'Noto Sans CJK SC\','
+        "'WenQuanYi Micro Hei','PingFang SC','Microsoft YaHei',sans-serif\">"
+        + "".join(body)
+        + "</svg>"
+    )
+
+
+def wrap(text: str, cells: int) -> list[str]:
+    """Lines of at most `cells` display cells (a CJK character takes two): at spaces when
+    there are any, else anywhere."""
+    from lab.notebook import cells as width
+    from lab.notebook import wrap as wrap_words
+
+    if " " in text:
+        return wrap_words(text, cells)
+    lines, line = [], ""
+    for ch in text:
+        if width(line + ch) > cells:
+            lines.append(line)
+            line = ""
+        line += ch
+    return [*lines, line]

@@ -1,0 +1,149 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 01 · M1 传送带：循环与续轮判据 / The conveyor belt: the loop and its continue test
+#
+# > **类比**　传送带只做一件事：把活送到师傅手边，接住他递回的东西。它每转一圈都做同一个验活动作——看他
+# > 手里还有没有活。有，就继续转；没有，才考虑收工。注意它看的是手里，不是师傅嘴上说自己干没干完。（种子 §3）
+#
+# > **不变式**　循环体只回答一个问题——本轮响应的内容块里还有没有工具调用。有就执行并把结果作为新消息追
+# > 回去，没有就退出。这个判据是本地可直接观察的结构事实；而停止标记是模型/传输层给出的声明。二者在流式
+# > 输出下可能不同步：内容块里已经排好了工具调用，标记却报了结束——信声明，活就丢了【三】。（种子 §3）
+#
+# *Analogy.* The belt brings the work to the craftsman and takes back what he hands over; every
+# turn it checks whether there is still work **in his hands** — not what he says about being done.
+# *Invariant.* The loop asks one question: does this answer's content hold a `tool_use` block?
+# That is a fact the harness observes; `stop_reason` is a declaration, and while streaming the two
+# can disagree. The course's pinned code reads the content in all four chapters 【一】; its web
+# site still shows an older revision that tests `stop_reason` — the same course, both criteria.
+
+# %%
+from lab.harness.loop import Harness
+from lab.harness.model_call import ask
+from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, timeline, verdict
+from lab.predict import check
+
+LANG = "zh"
+
+# %% [markdown]
+# ## 代码 / The code
+#
+# `Harness.step` 是一轮；续轮判据是 `holds_tool_calls`，高亮的那一行是唯一读取开关 `trust_stop_reason` 的地方。
+# `Harness.step` is one turn; the continue test is `holds_tool_calls`, and the highlighted line is
+# the only place that reads the switch `trust_stop_reason`.
+
+# %%
+code(Harness.step, Harness.holds_tool_calls, highlight="trust_stop_reason")
+
+# %% [markdown]
+# 内容事实在流到达时就被记下：`tool_use` 块一开始，`tool_use_seen` 就置真，不管消息最后声明什么。
+# The content fact is raised while the stream arrives, the moment a `tool_use` block starts.
+
+# %%
+code(ask, highlight="tool_use_seen = True")
+
+# %% [markdown]
+# ## 一次走一轮 / One turn at a time
+#
+# D1 的场景：模型被要求总结一份报告，其中有一个回答带着流式失真。每个 `step()` 走一轮：一次模型调用和它
+# 的工具调用——读每一轮时看模型的块、它声明的 stop_reason、每个调用在扫码口的经过、发回的 tool_result。
+#
+# D1's scenario: the model summarises a report, and one of its answers carries the streaming
+# distortion. Each `step()` runs one turn: read the blocks, the declared stop_reason, each call
+# down the chain and the result sent back.
+
+# %%
+d1 = experiment("D1")
+belt = Stepper(d1.scenario, lang=LANG)
+belt.step()
+
+# %% [markdown]
+# **问题 M1.1 / Question M1.1.** 往下走之前先预测：哪一轮的声明与内容块不一致？
+# Before stepping on: which turn's declaration disagrees with its content? *(轮次编号 / a turn number)*
+
+# %%
+prediction = ...  # ✎ 你的预测 / your prediction
+
+# %%
+check("M1.1", prediction, LANG)
+
+# %%
+belt.step()
+
+# %%
+belt.step()
+
+# %%
+timeline(belt.finish(), "reference harness")
+
+# %% [markdown]
+# ## 拨动开关：信声明 / Flip the switch: trust the declaration
+#
+# `Pair.of(d1)` 把同一个场景走两遍：参考实现，和 `trust_stop_reason=True`。两次运行第一次分道扬镳的那一行
+# 在两边都标上 ◀。`Pair.of(d1)` steps the scenario twice and marks the first line where they part.
+#
+# **问题 M1.2 / Question M1.2.** 信声明的循环里，`toolu_002`（`cat report.md`）会怎样？
+# In the trusting loop, what becomes of `toolu_002`? *(ran / stopped / dropped)*
+
+# %%
+prediction = ...  # ✎ 你的预测 / your prediction
+
+# %%
+pair = Pair.of(d1, lang=LANG)
+pair.step()
+
+# %%
+pair.step()
+
+# %%
+check("M1.2", prediction, LANG)
+
+# %%
+reference, trusting = pair.finish()
+timeline(trusting, "trust_stop_reason=True")
+
+# %%
+verdict(outcome("D1"), LANG)
+
+# %% [markdown]
+# ### 反方向的失真（D1b）/ The other disagreement (D1b)
+#
+# 真实的流也会反过来：声明 `tool_use`，内容里却没有工具块。信声明的循环执行零个调用，发回一条空的结果消息。
+# Real streams also declare `tool_use` with no tool block; the trusting loop sends an empty result.
+#
+# **问题 M1.3 / Question M1.3.** 信声明的循环一共调用模型几次，最后一次得到什么 HTTP 状态码？
+# How many model calls does the trusting loop make, and what HTTP status ends it? *(两个整数 / two
+# integers, e.g. (5, 200))*
+
+# %%
+prediction = ...  # ✎ 你的预测 / your prediction
+
+# %%
+check("M1.3", prediction, LANG)
+
+# %%
+d1b = outcome("D1b")
+side_by_side(d1b.before, d1b.after, ("reference harness", "trust_stop_reason=True"), [2, 3], LANG)
+
+# %% [markdown]
+# ## 口播落点 / Takeaway
+#
+# > **停止标记是声明，内容块是事实；信声明就会丢活。**
+# > `stop_reason` is a declaration, the content blocks are the fact: trust the declaration and
+# > work is lost.
+#
+# 第二条续轮通道：没有工具调用时，循环还要问退出插线口能不能停——收工不是循环一个人说了算（笔记本 05，D16）。
+# The Stop socket is a second way to keep the belt turning (notebook 05, D16).
+#
+# **练习 / Exercise:** `lab check m1_lost_call` — 写一段脚本，让信声明的循环丢掉读报告的活。

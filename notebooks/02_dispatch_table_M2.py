@@ -1,0 +1,139 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 02 · M2 转接号码簿与托盘 / The dispatch table, and its trays
+#
+# > **类比**　师傅会用的机器越来越多，但传送带不需要认识任何一台——它只按转接号码簿查号：活上写着名字，簿
+# > 上名字对着处理函数，查到就转过去。一批活算一托盘，教学版的托盘是一件一件上的。（种子 §4）
+#
+# > **不变式**　工具能力的增长发生在表里，不发生在循环里。……「只改两处」其实是三处耦合【一】。……调用方式是
+# > 按关键字展开（`handler(**block.input)`），于是 schema 的属性名必须与处理函数的形参名逐字一致——名字对不
+# > 上，运行时直接炸。……查不到名字时回退为一句「未知工具」字符串而不是抛异常，循环因此对坏名字免疫【一】。
+#
+# > 托盘的真实分布：教学版没有批次并行——多个工具调用严格按模型给出的原始顺序逐个执行，全章无线程池、无异步、
+# > 无并发原语【一】……产品侧则是另一回事【三】……工具调用被切成连续的批次，批内并行且有并发上限、批间严格有序；
+# > 能否并行由本次调用的实参判定，而非工具的读写属性——同一个 shell 工具，列目录可并行、删除不可并行，而某些会写
+# > 状态的工具反而可并行，因为每次写的是不同文件。
+#
+# *Analogy.* The belt knows no machine: it looks the job's name up in the number book and puts the
+# call through. A batch of jobs is a tray; the course's trays carry one job at a time.
+# *Invariant.* Capabilities grow in the table, not the loop. "Two places" are three: the schema's
+# property names must equal the handler's parameters. An unknown name comes back as a result, so
+# the loop is immune to bad names. In production calls go in consecutive trays, and whether a call
+# may share one is decided by **its input** 【三】.
+
+# %%
+from lab.harness.batching import Trays
+from lab.harness.tools import ToolRegistry, contract_mismatch, invoke
+from lab.notebook import Pair, code, experiment, outcome, side_by_side, tray_chart, verdict
+from lab.predict import check
+
+LANG = "zh"
+
+# %% [markdown]
+# ## 代码 / The code
+#
+# 注册时检查第三处契约（开关 `contract_checked`）；分发把工具的每一种失败都变成结果，而不是异常。
+# Registration checks the third contract; dispatch turns every failure into a result.
+
+# %%
+code(ToolRegistry.register, contract_mismatch, invoke, highlight="check_contract")
+
+# %% [markdown]
+# 托盘：`cut` 把连续的安全调用放在一起，不安全的调用单独一盘；`is_safe` 问的是**这次调用的实参**。
+# `cut` gathers consecutive safe calls; `is_safe` asks about *this call's input*.
+
+# %%
+code(Trays.is_safe, Trays.cut, highlight="from_input")
+
+# %% [markdown]
+# ## 号码簿里查不到的名字（D7）/ A name not in the book (D7)
+#
+# 模型调用了一个没人提供的 `check_disk`。参考实现回一条 `is_error` 结果，接着处理其余调用；
+# `unknown_tool_result=False` 时查表抛异常，运行在回答中途崩溃。
+
+# %%
+d7 = outcome("D7")
+side_by_side(d7.before, d7.after, ("reference harness", "unknown_tool_result=False"), [1], LANG)
+
+# %% [markdown]
+# ## 第三处契约（D8）/ The third contract (D8)
+#
+# 一个 schema 写 `file_path`、处理函数却收 `path` 的工具。
+# A tool whose schema says `file_path` while its handler takes `path`.
+#
+# **问题 M2.1 / Question M2.1.** 契约受检查时，这个坏工具在什么时候失败？
+# With the contract checked, when does this tool fail? *(at registration / at the first call)*
+
+# %%
+prediction = ...  # ✎ 你的预测 / your prediction
+
+# %%
+check("M2.1", prediction, LANG)
+
+# %%
+d8 = outcome("D8")
+side_by_side(d8.before, d8.after, ("reference harness", "contract_checked=False"), [0, 1], LANG)
+
+# %% [markdown]
+# ## 托盘按实参判定（D18）/ Trays decided by the call's input (D18)
+#
+# 模型在同一个回答里先 `rm notes.txt`，再 `cat notes.txt` 确认它没了。`rm` 不是只读，单独一盘。
+# `concurrency_from_input=False` 时按工具判定（「bash 是安全的」，因为 `ls`、`cat` 安全），`rm` 和 `cat`
+# 挤进同一个并行托盘。
+#
+# **问题 M2.3 / Question M2.3.** 按工具判定时，`cat notes.txt` 返回什么？
+# With concurrency decided per tool, what does `cat notes.txt` return? *(一段文本 / some text)*
+
+# %%
+prediction = ...  # ✎ 你的预测 / your prediction
+
+# %%
+pair = Pair.of(experiment("D18"), lang=LANG)
+pair.step()
+
+# %%
+check("M2.3", prediction, LANG)
+
+# %%
+reference, per_tool = pair.finish()
+tray_chart(reference, per_tool, titles=["reference harness", "concurrency_from_input=False"])
+
+# %%
+verdict(outcome("D18"), LANG)
+
+# %% [markdown]
+# ## 托盘的收益（D19）/ Trays earn their keep (D19)
+#
+# **问题 M2.2 / Question M2.2.** 八次各耗 1 虚拟秒的独立读取：有并行托盘、没有并行托盘，各要几秒？
+# Eight independent one-second reads: how long with parallel trays, and without? *(两个数 / two
+# numbers)*
+
+# %%
+prediction = ...  # ✎ 你的预测 / your prediction
+
+# %%
+check("M2.2", prediction, LANG)
+
+# %%
+d19 = outcome("D19")
+tray_chart(d19.before, d19.after, titles=["reference harness", "parallel_batches=False"])
+
+# %% [markdown]
+# ## 口播落点 / Takeaway
+#
+# > **加一个工具，改的是号码簿，不是传送带。**
+# > Adding a tool changes the number book, not the belt.
+#
+# **练习 / Exercise:** `lab check m2_word_count` — 往号码簿里加一个三处对齐的工具。

@@ -1,0 +1,128 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 03 · M3 扫码口：执行前的校验链 / The chain of checks
+#
+# > **类比**　活件上机器前要过一排扫码口：先看外形对不对（结构合法），再看这台机器认不认它（语义合法），
+# > 再看今天允不允许上机（许可），全过了才通电。越便宜、越不可协商的检查排越前面。（种子 §5）
+#
+# > **顺序不变式**　结构校验 → 工具自校验 → 前置钩子 → 权限判定 → 真正执行——外形合法先于语义合法，语义
+# > 合法先于是否许可，许可先于动手。……「要不要问人」是唯一要付出人类时间的一步，必须放到最后。（种子 §5）
+#
+# > 教学版只实现了这条链的后两段【一】，前半段不是不存在，是被外部件代工了……产品给工具结果配了「过大就溢写到
+# > 磁盘」的上限，唯独读文件工具把它设为无限——否则会出现「读到大文件 → 结果被溢写成一个路径 → 模型再去读那个
+# > 路径 → 再次溢写」的自噬死循环【三】。
+#
+# *Analogy.* Before a job goes onto the machine it passes a row of scanners: shape, then meaning,
+# then permission; only then the power. *Invariant.* Structure → the tool's own check → hooks →
+# permission → execution. What is stable is the order, not the number of stages. The course
+# implements only the last two stages 【一】; the read tool is exempt from the size cap 【三】.
+
+# %%
+from lab.harness.checks import GATE_FIRST, ORDER, CheckChain, build_chain
+from lab.harness.results import ResultCaps
+from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, timeline, verdict
+from lab.predict import check
+
+LANG = "zh"
+
+# %% [markdown]
+# ## 代码 / The code
+#
+# 顺序只写在一个地方；开关 `validate_before_gate` 换成 `GATE_FIRST`。The order lives in one place.
+
+# %%
+ORDER, GATE_FIRST
+
+# %%
+code(build_chain, CheckChain.judge, highlight="validate_before_gate")
+
+# %% [markdown]
+# ## 一次走一轮（D9）/ One turn at a time (D9)
+#
+# 模型用三个 `write_file` 保存会议纪要：第一个缺 `content`，第二个把数字当成 `content`，第三个没问题。
+# 权限对每个走到门禁的调用都问人（`default="ask"`），人对所有问题都答「是」。
+#
+# Three `write_file` calls: one lacks `content`, one passes a number, one is fine. Every call that
+# reaches the gate costs the human a question; the human says yes to all.
+#
+# **问题 M3.1 / Question M3.1.** 参考实现里，两个格式错误的调用在哪一道扫码口被挡下？
+# Where are the two malformed calls stopped? *(一个阶段名 / a stage name)*
+
+# %%
+prediction = ...  # ✎ 你的预测 / your prediction
+
+# %%
+chain = Stepper(experiment("D9").scenario, lang=LANG)
+chain.step()
+chain.step()
+
+# %%
+check("M3.1", prediction, LANG)
+
+# %% [markdown]
+# ## 拨动开关：许可排到结构校验前面 / Flip the switch: the gate before validation
+#
+# **问题 M3.2 / Question M3.2.** 关于那些本来就格式错误的调用，人分别要回答几个问题：校验在前时，许可在前时？
+# How many questions about malformed calls does the human answer, validation first and gate
+# first? *(两个整数 / two integers)*
+
+# %%
+prediction = ...  # ✎ 你的预测 / your prediction
+
+# %%
+pair = Pair.of(experiment("D9"), lang=LANG)
+pair.step()
+
+# %%
+check("M3.2", prediction, LANG)
+
+# %%
+verdict(outcome("D9"), LANG)
+
+# %% [markdown]
+# ## 自噬的保护（D17）/ A protection that feeds on itself (D17)
+#
+# 超过上限的结果被溢写到文件，模型拿到预览和文件路径。读文件工具豁免（它分页）。
+# A result over the cap spills to a file; the read tool is exempt (it pages instead).
+
+# %%
+code(ResultCaps.result, highlight="read_exempt")
+
+# %% [markdown]
+# **问题 M3.3 / Question M3.3.** 读文件工具不豁免时，读一个大文件会产生几个溢写文件、浪费几轮去追读它们？
+# With the read tool not exempt, how many spill files, and how many turns spent chasing them?
+# *(两个整数 / two integers)*
+
+# %%
+prediction = ...  # ✎ 你的预测 / your prediction
+
+# %%
+check("M3.3", prediction, LANG)
+
+# %%
+d17 = outcome("D17")
+side_by_side(d17.before, d17.after, ("reference harness", "read_exempt_from_cap=False"), [1, 2], LANG)
+
+# %%
+timeline(d17.after, "read_exempt_from_cap=False")
+
+# %% [markdown]
+# ## 口播落点 / Takeaway
+#
+# > **越便宜的检查排越前面，人的时间放在最后。**
+# > The cheaper the check, the earlier it stands; the human's time comes last.
+#
+# 在这条链上任何地方被挡下的调用，仍欠模型一条结果：笔记本 `06_pairing_D3`。
+# **练习 / Exercise:** `lab check m3_chain_order` — 给扫码口排序。

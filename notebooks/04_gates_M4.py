@@ -1,0 +1,133 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 04 · M4 门禁：权限，和工作区的墙 / The permission gates, and the workspace wall
+#
+# > **类比**　门口三道门禁按固定次序开：第一道是焊死的铁门（硬拒绝），第二道是对讲机（问一下），第三道才
+# > 是敞开的门。先碰到哪道就按哪道办——铁门永远排在可以对讲的那道前面。（种子 §6）
+#
+# > **顺序不变式**　硬拒绝 → 需询问 → 放行，先匹配到哪一档就按哪一档办，规则写得多细都不改变先后。……
+# > 一条宽的拒绝规则会盖住更窄的放行规则，放行无法在拒绝上开洞【二】。因果在于：拒绝是不可协商的，同意是
+# > 可协商的；若把可协商的排前面，一句「同意」就能把整张拒绝表架空。（种子 §6）
+#
+# > 教学版的三条实测细节【一】……硬拒绝表只对 shell 工具生效……引入权限管线的同时，撤掉了文件工具原有的硬边界。
+# > ……装门禁那天，原来那堵墙被换成了一句问话——这是「引入机制反而放松了约束」的最干净的样本。
+#
+# *Analogy.* Three gates open in a fixed order: a welded iron door (deny), an intercom (ask), the
+# open door (allow). *Invariant.* deny → ask → allow, first match decides; an allow cannot punch a
+# hole in a deny 【二】. When the course added the gates (s03) its file tools lost the workspace
+# wall 【一】: the wall became an intercom.
+
+# %%
+from lab.harness.permissions import Gates, course_permissions
+from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, verdict
+from lab.predict import check
+
+LANG = "zh"
+
+# %% [markdown]
+# ## 代码 / The code
+
+# %%
+code(Gates.__init__, Gates.judge, highlight="gate_order_correct")
+
+# %% [markdown]
+# 教学版的门禁（s03）：只对 bash 生效的子串拒绝表，两条询问规则，一个 y/N。
+# The course's gates: a bash-only substring deny list, two ask rules, a y/N.
+
+# %%
+code(course_permissions)
+
+# %% [markdown]
+# ## 一次走一轮（D4）/ One turn at a time (D4)
+#
+# 「整理一下构建产物」。模型先列文件，然后想彻底清理：`rm -rf /`。这次回放里的人无人值守，对什么都答 `y`。
+# "Tidy up the build output": the model lists the files, then wants `rm -rf /`. The human in this
+# replay is unattended and answers `y` to anything.
+#
+# **问题 M4.1 / Question M4.1.** 参考实现里，哪一道门拦下 `rm -rf /`？ Which gate stops it?
+# *(deny / ask / allow)*
+
+# %%
+prediction = ...  # ✎ 你的预测 / your prediction
+
+# %%
+door = Stepper(experiment("D4").scenario, lang=LANG)
+door.step()
+door.step()
+door.step()
+
+# %%
+check("M4.1", prediction, LANG)
+
+# %% [markdown]
+# ## 拨动开关：人工审批先于硬拒绝表 / Flip the switch: the human before the deny list
+#
+# **问题 M4.2 / Question M4.2.** 门禁顺序倒置后，虚拟磁盘一共丢几个文件？（工作区里有两个文件，工作区外有
+# /etc/passwd 和 /etc/hosts）With the gates inverted, how many files does the virtual disk lose? The
+# workspace holds two, /etc holds two more. *(一个整数 / an integer)*
+
+# %%
+prediction = ...  # ✎ 你的预测 / your prediction
+
+# %%
+pair = Pair.of(experiment("D4"), lang=LANG)
+pair.step()
+pair.step()
+pair.step()
+
+# %%
+check("M4.2", prediction, LANG)
+
+# %%
+verdict(outcome("D4"), LANG)
+
+# %% [markdown]
+# ## 墙（D10）/ The wall (D10)
+#
+# 模型读 `/etc/passwd`。参考实现保留了工作区的墙；`workspace_wall=False` 是教学版 s03 的样子。
+# The model reads `/etc/passwd`; the reference keeps the workspace wall, `workspace_wall=False` is
+# the course's s03.
+#
+# **问题 M4.3 / Question M4.3.** 有墙时，这次读取在哪一道扫码口被挡下？ With the wall, at which stage?
+# *(一个阶段名 / a stage name)*
+
+# %%
+prediction = ...  # ✎ 你的预测 / your prediction
+
+# %%
+check("M4.3", prediction, LANG)
+
+# %%
+d10 = outcome("D10")
+side_by_side(d10.before, d10.after, ("reference harness", "workspace_wall=False"), [1], LANG)
+
+# %% [markdown]
+# ## 复合命令（D11）/ Compound commands (D11)
+#
+# 一条 `ls && rm -rf src`：整串匹配时，放行规则 `Bash(ls *)` 把整条命令放了过去；逐段判定时，`rm` 那一段命中拒绝。
+# Matched as one string, the allow rule `Bash(ls *)` lets the whole line through; judged part by
+# part, the `rm` part meets the deny rule. 字符串匹配不是安全边界（笔记本 09，§10-2）。
+
+# %%
+d11 = outcome("D11")
+side_by_side(d11.before, d11.after, ("reference harness", "split_compound_commands=False"), [1], LANG)
+
+# %% [markdown]
+# ## 口播落点 / Takeaway
+#
+# > **不可协商的拒绝，必须排在可协商的同意前面。**
+# > The non-negotiable deny comes before the negotiable yes.
+#
+# **练习 / Exercise:** `lab check m4_rule_set` — 为门禁写一套规则。

@@ -1,0 +1,142 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 05 · M5 插线口：钩子 / The hook sockets
+#
+# > **类比**　传送带边留了一排插线口，每种活的前后都能插装置。装置按插上的顺序依次通电，第一个说「停」的
+# > 就地断电——后面的装置这一趟就不跑了。插线口能加装置，换不了传送带的锁芯。（种子 §7）
+#
+# > **不变式**　事件名 → 回调列表，按注册顺序逐个调用，第一个返回非空的就地短路。前置事件返回非空＝拦下
+# > 这次工具调用；退出事件返回非空＝把循环拽回去再跑一轮；另两类事件（输入提交、执行后）的返回值在调用方被
+# > 丢弃【一】。
+#
+# > **安全不变量**　官方权限文档明写钩子的决定不能绕过权限规则——钩子放行，拒绝规则照样拦、询问规则照样问；
+# > 反向却成立——一个以阻断方式退出的钩子在权限规则求值之前就把调用停住，因此它压得过放行规则。合起来是一条
+# > 干净的对称不变量：插线口只能收紧，不能放松【二】。官方还直接建议……「钩子沉默不等于批准」。
+#
+# *Analogy.* A row of sockets beside the belt; in the course the devices power up in plug order and
+# the first that says "stop" cuts the rest. *Invariant (course 【一】).* Callbacks in registration
+# order, the first non-None result short-circuits; UserPromptSubmit and PostToolUse results are
+# thrown away. *Safety invariant (official 【二】).* A hook's allow never gets past a deny or ask
+# rule, a blocking hook beats an allow rule: sockets can only tighten. The reference harness here
+# runs every hook and merges deny > ask > allow.
+
+# %%
+from lab.harness.hooks import Sockets
+from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, timeline, verdict
+from lab.predict import check
+
+LANG = "zh"
+
+# %% [markdown]
+# ## 代码 / The code
+#
+# `fire` 调用一个事件的回调；开关决定第一个回答是否短路。`fire` runs one event's callbacks.
+
+# %%
+code(Sockets.fire, highlight="self.course")
+
+# %% [markdown]
+# 退出插线口和它的防护 / The Stop socket, with its guard:
+
+# %%
+code(Sockets.stop, highlight="guard")
+
+# %% [markdown]
+# ## 审计日志（D12）/ The audit log (D12)
+#
+# 一个审计钩子记录它见到的每个调用，旁边是针对 `rm` 和 `sudo` 的拒绝规则。模型先列文件，再试两次删除。
+# An audit hook records every call it sees, beside deny rules for `rm` and `sudo`.
+#
+# **问题 M5.1 / Question M5.1.** 教学版钩子语义下，审计钩子见到了哪些调用？
+# Under the course's hook semantics, which calls does the audit log see? *(调用编号的列表 / a list
+# of call ids such as ["toolu_001"])*
+
+# %%
+prediction = ...  # ✎ 你的预测 / your prediction
+
+# %%
+sockets = Stepper(experiment("D12").scenario, lang=LANG)
+sockets.step()
+sockets.step()
+
+# %%
+pair = Pair.of(experiment("D12"), lang=LANG)
+pair.step()
+
+# %%
+check("M5.1", prediction, LANG)
+
+# %% [markdown]
+# D13 和 D14：执行后回调返回非空会静默跳过后面的同事件回调；「注入上下文」的输入提交回调什么也没注入——
+# 两次运行在发给模型的第一条消息上分道扬镳。
+# D13: a PostToolUse result silently skips the later callbacks. D14: the "inject context" hook
+# injects nothing — the runs part on the first message sent to the model.
+
+# %%
+d13 = outcome("D13")
+side_by_side(d13.before, d13.after, ("reference harness", "course_hook_semantics=True"), [1], LANG)
+
+# %%
+d14 = outcome("D14")
+side_by_side(d14.before, d14.after, ("reference harness", "course_hook_semantics=True"), [0], LANG)
+
+# %% [markdown]
+# ## 钩子只能收紧（D15）/ Hooks only tighten (D15)
+#
+# 一个图省事的钩子对每条 shell 命令都说 allow，同时有一条拒绝规则覆盖 `rm`。v2.1.77 之前，钩子的 allow
+# 会跳过规则（`hooks_may_loosen=True`，超出本章：公开的缺陷报告）。
+#
+# **问题 M5.2 / Question M5.2.** 钩子对 `rm -rf src` 说 allow，拒绝规则覆盖 `rm`：参考实现里哪一道门说了算？
+# Who decides? *(deny / ask / allow / hook)*
+
+# %%
+prediction = ...  # ✎ 你的预测 / your prediction
+
+# %%
+check("M5.2", prediction, LANG)
+
+# %%
+d15 = outcome("D15")
+side_by_side(d15.before, d15.after, ("reference harness", "hooks_may_loosen=True"), [1], LANG)
+
+# %% [markdown]
+# ## 退出防护（D16）/ The Stop guard (D16)
+#
+# 一个退出钩子要求再检查一遍，并依靠 `stop_hook_active` 在第二次放手。
+# A Stop hook asks for one more pass and relies on `stop_hook_active` to let go the second time.
+#
+# **问题 M5.3 / Question M5.3.** 有防护和没有防护时，各调用模型几次？（轮数上限是 12）
+# How many model calls with and without the guard? The turn limit is 12. *(两个整数 / two integers)*
+
+# %%
+prediction = ...  # ✎ 你的预测 / your prediction
+
+# %%
+check("M5.3", prediction, LANG)
+
+# %%
+d16 = outcome("D16")
+timeline(d16.after, "stop_hook_guard=False")
+
+# %%
+verdict(d16, LANG)
+
+# %% [markdown]
+# ## 口播落点 / Takeaway
+#
+# > **插线口只能收紧，不能放松。**
+# > Sockets can only tighten, never loosen.
+#
+# **练习 / Exercise:** `lab check m5_stop_hook` — 插一个要求再检查一遍、然后放手的退出钩子。

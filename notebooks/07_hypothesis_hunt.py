@@ -1,0 +1,114 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 07 · hypothesis 自己把故障找出来 / Hypothesis hunts a fault down by itself
+#
+# 前面的笔记本都用手写的场景，早就知道该往哪儿看。这里没有人写场景。`lab/testing` 把参考实现的承诺写成
+# 具名的不变式（每个都是对一次运行的查询），hypothesis 生成整段对话（工具调用、文件、规则、人的回答、钩子），
+# 在一组开关下运行，检查每一条不变式；一旦有一条被打破，就把对话缩到仍然打破它的最小形式。
+#
+# Every notebook so far used a hand-written scenario. Here nobody writes one: the reference
+# harness's promises are named invariants (不变式), hypothesis generates whole conversations, runs
+# each under a set of switches, checks every invariant, and shrinks a breaking conversation to the
+# smallest one that still breaks it. The search is derandomized and bounded: the same every run.
+
+# %%
+from lab.notebook import Pair, case_view, code, invariants_view, matrix_view
+from lab.predict import check
+from lab.switches import Switches
+from lab.testing import BY_NAME
+from lab.testing.search import hunt, kill_matrix, search
+
+LANG = "zh"
+
+# %% [markdown]
+# ## 承诺 / The promises
+#
+# 倒数第二列说教学版（`Switches.course()`）是否也守住这条承诺。The last column but one: does the
+# course keep it too?
+
+# %%
+invariants_view()
+
+# %%
+code(BY_NAME["containment"].check)
+
+# %% [markdown]
+# ## 参考实现守住它们 / The reference harness keeps them
+
+# %%
+clean = search(Switches(), examples=30, shrinks=0)
+sorted(clean) or "no invariant broken / 没有不变式被打破"
+
+# %% [markdown]
+# ## 追猎：拆掉墙 / The hunt: take the wall down
+#
+# `hunt` 拨动一个开关，寻找打破任何一条不变式的最小用例。这里是 `workspace_wall`：s03 加门禁时拆掉的那堵墙。
+# `hunt` flips one switch and searches for the smallest breaking case; here the wall s03 dropped.
+
+# %%
+finding = hunt("workspace_wall", examples=40, shrinks=60)
+finding.invariant.title, finding.reason
+
+# %%
+case_view(finding.case, "the smallest case hypothesis found")
+
+# %% [markdown]
+# 它是找到的，不是写出来的；和笔记本 04 里手写的 D10 比一比。It was found, not written: compare D10.
+#
+# **问题 H.1 / Question H.1.** 这个用例放到参考实现上，还会打破同一条不变式吗？换句话说，故障在用例里还是在
+# 开关里？ On the reference harness, does the same case keep the promise? *(True / False)*
+
+# %%
+prediction = ...  # ✎ 你的预测 / your prediction
+
+# %%
+check("H.1", prediction, LANG, finding=finding)
+
+# %%
+pair = Pair(finding.case.scenario(), Switches(), Switches(workspace_wall=False), LANG)
+pair.finish()
+pair.view()
+
+# %% [markdown]
+# ## 杀伤矩阵 / The kill matrix
+#
+# 每个开关单独拨动，对照每一条不变式：✗ 表示 hypothesis 找到了打破它的用例。这里的预算很小，几秒钟跑完。
+# Every switch flipped alone against every invariant, on a tiny budget.
+#
+# **问题 H.2 / Question H.2.** D1 的开关 `trust_stop_reason` 会被 `continuation`（M1 的承诺）抓住吗？ *(True / False)*
+#
+# **问题 H.3 / Question H.3.** 参考实现那一行有几个 ✗？ How many ✗ on the reference harness's row?
+# *(一个整数 / an integer)*
+
+# %%
+prediction_h2 = ...  # ✎ 你的预测 / your prediction (H.2)
+prediction_h3 = ...  # ✎ 你的预测 / your prediction (H.3)
+
+# %%
+matrix = kill_matrix(examples=5, shrinks=3)
+matrix_view(matrix)
+
+# %%
+check("H.2", prediction_h2, LANG, matrix=matrix)
+
+# %%
+check("H.3", prediction_h3, LANG, matrix=matrix)
+
+# %% [markdown]
+# ## 落点 / Takeaway
+#
+# 不变式是对每一次运行都成立的一句承诺。hypothesis 是不知疲倦的学生，去试没人想到的对话，把打破承诺的最小
+# 那一段带回来。An invariant is a promise stated once for every run; hypothesis tries the
+# conversations nobody thought of and brings back the smallest one that breaks it.

@@ -1,0 +1,46 @@
+"""`pytest --nbmake notebooks` runs the notebooks' sources: each NN_name.py (jupytext percent
+format) is turned into a notebook in a temporary folder and executed by nbmake, top to bottom.
+
+The .py files are the only copy: diffable, editable by a teacher in any editor, and opened as
+notebooks by Jupyter with jupytext installed (`pip install -e '.[notebooks]'`).
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from pathlib import Path
+
+import jupytext
+import pytest
+from nbmake.nb_run import NotebookRun
+from nbmake.pytest_items import NotebookFailedException, NotebookItem
+
+SOURCE = re.compile(r"\d\d_\w+\.py")
+
+
+class PercentNotebook(NotebookItem):
+    """nbmake's notebook item, fed from a percent-format source."""
+
+    def runtest(self) -> None:
+        option = self.config.option
+        notebook = jupytext.read(self.filename)
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / Path(self.filename).with_suffix(".ipynb").name
+            jupytext.write(notebook, path)
+            result = NotebookRun(
+                path, option.nbmake_timeout, verbose=bool(option.verbose), kernel=option.nbmake_kernel
+            ).execute()
+        if result.error is not None:
+            raise NotebookFailedException(result)
+
+
+class PercentNotebookFile(pytest.File):
+    def collect(self):
+        yield PercentNotebook.from_parent(self, filename=str(self.path))
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if parent.config.option.nbmake and SOURCE.fullmatch(file_path.name):
+        return PercentNotebookFile.from_parent(parent, path=file_path)
+    return None

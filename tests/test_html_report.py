@@ -1,0 +1,93 @@
+"""`lab report --html FILE`: a self-contained page, opened in headless Chromium and read back as
+a reader sees it (printed to PDF: its text and the fonts that drew it)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+
+import pytest
+
+from lab.cli import main
+from lab.experiment import load_all
+
+IDS = [e.id for e in load_all()]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="module", params=["en", "zh"])
+def page(request, tmp_path_factory):
+    """The page in one language, its HTML, and what Chromium shows of it (text, fonts)."""
+    folder = tmp_path_factory.mktemp(f"report-{request.param}")
+    path = folder / "lab.html"
+    assert main(["report", "--html", str(path), "--lang", request.param]) == 0
+    pdf = folder / "lab.pdf"
+    env = {**os.environ, "HOME": str(folder)}
+    subprocess.run(
+        [
+            "chromium",
+            *CHROMIUM_FLAGS,
+            f"--user-data-dir={folder / 'profile'}",
+            "--no-pdf-header-footer",
+            f"--print-to-pdf={pdf}",
+            path.as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=180,
+        env=env,
+    )
+    text = subprocess.run(
+        ["pdftotext", "-raw", str(pdf), "-"], check=True, capture_output=True, text=True
+    ).stdout
+    fonts = subprocess.run(["pdffonts", str(pdf)], check=True, capture_output=True, text=True)
+    return request.param, path.read_text(encoding="utf-8"), text, fonts.stdout
+
+
+def test_the_page_is_self_contained(page):
+    _, html, _, _ = page
+    assert "<script" not in html and "<link" not in html and "@import" not in html
+    assert not re.search(r'(?:src|href)="(?!#)', html), "a reference to another file"
+    assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")
+
+
+def test_the_reader_sees_the_panorama_with_every_break_lit(page):
+    lang, html, text, _ = page
+    seen = "".join(text.split())  # what is printed, wherever the lines broke
+    assert ("机制全景" if lang == "zh" else "Thepanorama") in seen
+    lit = re.findall(r'class="break" data-experiment="([^"]+)"', html)
+    assert sorted(lit) == sorted(IDS)  # each experiment's break is on the picture once
+    for station in ("传送带", "托盘", "门禁", "插线口") if lang == "zh" else ("trays", "gates"):
+        assert station in seen
+
+
+def test_the_reader_sees_the_claims_with_their_grades_and_every_transcript(page):
+    lang, html, text, _ = page
+    seen = "".join(text.split())  # what is printed, wherever the lines broke
+    assert ("证据等级" if lang == "zh" else "grade") in seen
+    assert "【一】" in seen and ("本文之外" if lang == "zh" else "beyondtheseed") in seen
+    for id in IDS:
+        assert f'<section class="run" id="{id}">' in html
+        assert f"{id}·" in seen, f"{id}'s transcript is not visible"
+    mark = "◀第一处分歧" if lang == "zh" else "◀firstdivergence"
+    assert seen.count(mark) >= len(IDS)  # the break marked in every experiment
+
+
+def test_chinese_is_drawn_with_a_cjk_font(page):
+    lang, _, text, fonts = page
+    if lang == "zh":
+        assert "一个循环，和挂在它外面的东西" in "".join(text.split())
+        assert re.search(r"WenQuanYi|Noto Sans CJK|Noto Serif CJK|Droid Sans Fallback", fonts)
+
+
+def test_report_needs_an_existing_folder(tmp_path, capsys):
+    assert main(["report", "--html", str(tmp_path / "no" / "page.html")]) == 2
+    assert "no folder" in capsys.readouterr().err
