@@ -46,7 +46,9 @@ exit codes:
   A closed pipe (`lab run | head -3`) ends quietly with 0.
 """
 PRESETS = {"course": Switches.course}
-MATRIX_EXAMPLES, HUNT_EXAMPLES = 100, 150  # generated cases per switch
+# The searches' defaults, repeated here so `--help` need not import hypothesis (a test keeps
+# them equal to lab.testing.search's).
+MATRIX_EXAMPLES, HUNT_EXAMPLES = 100, 150
 DEFAULT_JOBS = min(4, os.cpu_count() or 1)
 DEFAULT_MODEL = "claude-sonnet-4-5"
 

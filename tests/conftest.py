@@ -126,9 +126,7 @@ def lab(capsys, monkeypatch):
     return run
 
 
-def one_error_line(err: str) -> str:
-    """The single `lab: error: ...` line a usage error prints on stderr."""
-    lines = err.splitlines()
-    assert len(lines) == 1, f"expected one stderr line, got {len(lines)}:\n{err}"
-    assert lines[0].startswith("lab: error: "), lines[0]
-    return lines[0]
+@pytest.fixture
+def host_leak() -> type[BaseException]:
+    """The exception the host guard raises inside a forbidden call."""
+    return HostLeak

@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import one_error_line
 
 from lab.experiment import experiments_dir, load_all
 
@@ -30,6 +29,14 @@ ROW_ID = re.compile(r"^│ (D\d+[a-z]?) +│")
 def flat(text: str) -> str:
     """Whitespace folded, so a message rich wrapped across lines can still be found."""
     return " ".join(text.split())
+
+
+def one_error_line(err: str) -> str:
+    """The single `lab: error: ...` line a usage error prints on stderr."""
+    lines = err.splitlines()
+    assert len(lines) == 1, f"expected one stderr line, got {len(lines)}:\n{err}"
+    assert lines[0].startswith("lab: error: "), lines[0]
+    return lines[0]
 
 
 def table_ids(text: str) -> list[str]:
@@ -460,3 +467,13 @@ def test_an_error_that_follows_a_ctrl_c_is_still_an_interrupt(lab, monkeypatch):
 
     monkeypatch.setitem(cli.COMMANDS, "list", command)
     assert lab("list") == (130, "", "lab: interrupted\n")
+
+
+def test_the_defaults_in_help_are_the_searches_own():
+    import lab.cli as cli
+    import lab.testing.search as search
+
+    assert (cli.MATRIX_EXAMPLES, cli.HUNT_EXAMPLES) == (
+        search.MATRIX_EXAMPLES,
+        search.HUNT_EXAMPLES,
+    )

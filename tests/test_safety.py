@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 
 import pytest
-from conftest import HostLeak
 
 from lab.experiment import load_all, run_experiment
 from lab.model import text, tool_use, turn
@@ -24,18 +23,20 @@ def sandbox(tmp_path, monkeypatch):
     return home, here
 
 
-def test_the_guard_stops_a_command_before_it_runs(sandbox, host_guard):
-    with pytest.raises(HostLeak, match="os.system"):
+def test_the_guard_stops_a_command_before_it_runs(sandbox, host_guard, host_leak):
+    with pytest.raises(host_leak, match="os.system"):
         os.system("touch ran-for-real")  # the guard raises inside the call, before the shell
     assert host_guard and host_guard[0].startswith("os.system")
     assert list(sandbox[1].iterdir()) == []
 
 
 @pytest.mark.parametrize("where", ["home", "current folder"])
-def test_the_guard_stops_writes_into_home_and_the_current_folder(sandbox, host_guard, where):
+def test_the_guard_stops_writes_into_home_and_the_current_folder(
+    sandbox, host_guard, host_leak, where
+):
     home, here = sandbox
     path = os.path.expanduser("~/.lab-guard-probe") if where == "home" else "lab-guard-probe"
-    with pytest.raises(HostLeak):
+    with pytest.raises(host_leak):
         with open(path, "w"):
             pass
     assert any("lab-guard-probe" in e for e in host_guard)
