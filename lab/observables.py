@@ -19,6 +19,7 @@ from lab.trace import (
     HumanAsked,
     ModelAnswered,
     ModelCalled,
+    ModelRetried,
     ResultSpilled,
     ToolCallSeen,
     ToolExecuted,
@@ -95,8 +96,20 @@ def ended_by_limit(run: Run) -> bool:
 
 
 def run_completed(run: Run) -> bool:
-    """The run ended on its own terms (not a crash)."""
-    return run.ended != "crash"
+    """The run ended on its own terms: the model was done, or the turn limit came (not a
+    crash, not an API error or an unreadable answer that stopped it)."""
+    return run.ended in ("done", "turn_limit")
+
+
+def model_retries(run: Run) -> int:
+    """Model calls asked again after a transient fault."""
+    return len(run.trace.of(ModelRetried))
+
+
+def ran_truncated_call(run: Run) -> bool:
+    """A call whose input JSON the API cut off at max_tokens actually executed."""
+    cut = set(run.api.cut_calls)
+    return any(e.call_id in cut for e in run.trace.of(ToolExecuted))
 
 
 def files_lost(run: Run) -> int:
@@ -213,6 +226,8 @@ STANDARD: dict[str, Observable] = {
         turns,
         ended_by_limit,
         run_completed,
+        model_retries,
+        ran_truncated_call,
         files_lost,
         human_prompts,
         ran_denied_by_rule,

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from lab.harness.hooks import Hook
-from lab.harness.layers import Layers
 from lab.harness.permissions import Human, Permissions
 from lab.harness.tools import ContractError, Tool, ToolRegistry
 from lab.model import ApiError, Responder, ScriptedModel, Turn
@@ -23,6 +22,7 @@ if TYPE_CHECKING:  # the SDK is imported only when a run starts: writing a scena
     import anthropic
 
     from lab.harness.loop import Harness
+    from lab.harness.retry import Wait
     from lab.model.fake_api import FakeMessagesAPI
 
 
@@ -64,9 +64,16 @@ def tools_for(world: World, switches: Switches) -> list[Tool]:
 
 
 def build_harness(
-    scenario: Scenario, switches: Switches, world: World, client: anthropic.Anthropic
+    scenario: Scenario,
+    switches: Switches,
+    world: World,
+    client: anthropic.Anthropic,
+    wait: Wait | None = None,
 ) -> Harness:
-    """The harness for a scenario, wired to `client` (fake or real) and acting on `world`."""
+    """The harness for a scenario, wired to `client` (fake or real) and acting on `world`;
+    its retries wait on the world's virtual clock unless `wait` says otherwise (a real model
+    is waited for with `lab.harness.retry.real_wait`)."""
+    from lab.harness.layers import Layers  # it names the SDK's types, and the loop uses the SDK
     from lab.harness.loop import Harness
 
     trace = Trace()
@@ -87,7 +94,12 @@ def build_harness(
         keep_last=scenario.keep_last,
     )
     return Harness(
-        client, layers, switches=switches, stream=scenario.stream, max_turns=scenario.max_turns
+        client,
+        layers,
+        switches=switches,
+        stream=scenario.stream,
+        max_turns=scenario.max_turns,
+        wait=wait,
     )
 
 

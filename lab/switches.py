@@ -57,6 +57,22 @@ class Switches:
         grade="三",
         source="seed §3: production keeps its own flag, set when a tool_use block streams in",
     )
+    retry_transient_errors: bool = flag(
+        True,
+        course=(
+            True,
+            "s01's default Anthropic() client retries 408/409/429/5xx twice with backoff "
+            "(the SDK's max_retries=2); it never streams, so no stream ever breaks mid-answer",
+        ),
+        mechanism="M1",
+        experiments="D20",
+        reader="lab/harness/retry.py",
+        fault="Off: a transient fault (429, 529, 5xx, an error event or a dropped connection "
+        "in a stream) ends the run at once instead of being waited out and asked again.",
+        grade="beyond",
+        source="beyond the seed: the Messages API's errors (429 with retry-after, 529 "
+        "overloaded) and the SDK's own retry policy",
+    )
     unknown_tool_result: bool = flag(
         True,
         course=(True, 's02 answers an unknown name with the string "Unknown: <name>"'),
@@ -117,6 +133,23 @@ class Switches:
         grade="三",
         source="seed §4: whether a call may run in parallel is decided by its input, not the tool",
     )
+    execute_truncated_calls: bool = flag(
+        False,
+        course=(
+            True,
+            "s01 runs every tool_use block of the answer and never reads stop_reason, so a "
+            "call cut by max_tokens runs with the fields that arrived",
+        ),
+        mechanism="M3",
+        experiments="D21",
+        reader="lab/harness/checks.py",
+        fault="A tool_use whose input JSON max_tokens cut off runs with what the SDK made of "
+        "it (the complete fields only): a cut keep-list is a shorter list, a cut safety flag "
+        "is no flag, and the harness runs a call the model never made.",
+        grade="beyond",
+        source="beyond the seed: the API's max_tokens stop reason and the SDK's lenient "
+        "parse of a cut input (jiter partial mode, anthropic 2.16)",
+    )
     validate_before_gate: bool = flag(
         True,
         course=(
@@ -156,6 +189,22 @@ class Switches:
         grade="二",
         source="the Messages API: every tool_use needs its tool_result in the next message; "
         "seed §6 and §7 (the prototype's D3)",
+    )
+    keep_partial_answers: bool = flag(
+        False,
+        course=(
+            False,
+            "moot: s01 never streams, and a failed create() leaves no partial answer behind",
+        ),
+        mechanism="M3",
+        experiments="D22",
+        reader="lab/harness/partial.py",
+        fault="What a failed stream delivered (text, a tool_use) is appended to the history "
+        "before the model is asked again: a tool_use the model never finished is owed a "
+        "tool_result no one sends, and the API rejects the next request.",
+        grade="beyond",
+        source="beyond the seed: the API's mid-stream error event and the pairing rule "
+        "of the Messages API",
     )
     gate_order_correct: bool = flag(
         True,

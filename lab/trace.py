@@ -43,6 +43,42 @@ class ApiRejected(Event):
 
 
 @dataclass(frozen=True)
+class ConnectionLost(Event):
+    """The connection to the API broke (a dropped stream) and no answer came."""
+
+    message: str
+
+
+@dataclass(frozen=True)
+class PartialAnswer(Event):
+    """A stream failed after it began: the blocks that had arrived, and whether the harness
+    kept them in the history (the reference drops them)."""
+
+    blocks: tuple[dict[str, Any], ...]
+    kept: bool
+
+
+@dataclass(frozen=True)
+class ModelRetried(Event):
+    """A transient fault, and the wait (virtual seconds) before the model is asked again."""
+
+    retry: int  # 1 for the first retry of this turn's call
+    reason: str
+    wait_s: float
+
+
+@dataclass(frozen=True)
+class CallCutOff(Event):
+    """A tool_use whose input max_tokens cut off: the JSON text as it arrived (None when the
+    answer was not streamed) and the input the SDK made of it."""
+
+    call_id: str
+    name: str
+    wire: str | None
+    input: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class AnswerUnreadable(Event):
     """The model's answer could not be read (e.g. a tool_use with invalid JSON)."""
 
@@ -163,7 +199,7 @@ class StopContinued(Event):
 
 @dataclass(frozen=True)
 class RunEnded(Event):
-    reason: str  # "done" | "turn_limit" | "api_error" | "crash"
+    reason: str  # "done" | "turn_limit" | "api_error" | "bad_answer" | "crash"
     detail: str = ""
 
 

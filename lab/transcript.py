@@ -27,8 +27,10 @@ from lab.trace import (
     AnswerUnreadable,
     ApiRejected,
     BatchRan,
+    CallCutOff,
     CheckFailed,
     CheckPassed,
+    ConnectionLost,
     Event,
     GateDecision,
     HistoryTrimmed,
@@ -38,6 +40,8 @@ from lab.trace import (
     HumanAsked,
     ModelAnswered,
     ModelCalled,
+    ModelRetried,
+    PartialAnswer,
     ResultAppended,
     ResultSpilled,
     RunEnded,
@@ -70,6 +74,16 @@ WORDS: dict[str, dict[str, str]] = {
         "text": "text “{text}”",
         "api": "✗ API {status} {type}: {message}",
         "unreadable": "✗ the answer could not be read: {message}",
+        "lost": "✗ connection lost: {message}",
+        "partial": "partial answer ({kinds}) {fate}",
+        "partial_kept": "KEPT in the history",
+        "partial_dropped": "dropped",
+        "no_blocks": "nothing",
+        "retried": "↻ retry {n} after {wait}s on the virtual clock: {reason}",
+        "cut": "✂ {id} {name}: max_tokens cut its input",
+        "cut_wire": "as it arrived: {wire}",
+        "cut_made": "the SDK made:  {input}",
+        "cut_plain": "(not streamed: the API sent the complete fields only)",
         "trimmed": "history trimmed: {removed} messages removed, {kept} sent",
         "seen": "▸ {id} {name} down the chain",
         "passed": "✓ {stage}",
@@ -119,6 +133,16 @@ WORDS: dict[str, dict[str, str]] = {
         "text": "文本“{text}”",
         "api": "✗ API {status} {type}：{message}",
         "unreadable": "✗ 模型的回答无法读取：{message}",
+        "lost": "✗ 连接中断：{message}",
+        "partial": "半截回答（{kinds}）{fate}",
+        "partial_kept": "被留在了历史里",
+        "partial_dropped": "已丢弃",
+        "no_blocks": "无内容",
+        "retried": "↻ 第 {n} 次重试，在虚拟时钟上等待 {wait} 秒：{reason}",
+        "cut": "✂ {id} {name}：输入被 max_tokens 截断",
+        "cut_wire": "线上原样：{wire}",
+        "cut_made": "SDK 解析成：{input}",
+        "cut_plain": "（非流式：API 只发来了完整的字段）",
         "trimmed": "历史被裁剪：删去 {removed} 条消息，发送 {kept} 条",
         "seen": "▸ {id} {name} 进入扫码口",
         "passed": "✓ {stage}",
@@ -242,6 +266,26 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
             return text, "bold red"
         case AnswerUnreadable():
             return w["unreadable"].format(message=e.message), "bold red"
+        case ConnectionLost():
+            return w["lost"].format(message=e.message), "bold red"
+        case PartialAnswer():
+            kinds = ", ".join(b["type"] for b in e.blocks) or w["no_blocks"]
+            fate = w["partial_kept"] if e.kept else w["partial_dropped"]
+            return w["partial"].format(kinds=kinds, fate=fate), "bold red" if e.kept else "dim"
+        case ModelRetried():
+            text = w["retried"].format(n=e.retry, wait=f"{e.wait_s:g}", reason=e.reason)
+            return text, "blue"
+        case CallCutOff():
+            wire = w["cut_plain"] if e.wire is None else e.wire
+            made = json.dumps(e.input, ensure_ascii=False)
+            text = "\n".join(
+                (
+                    w["cut"].format(id=e.call_id, name=e.name),
+                    "    " + w["cut_wire"].format(wire=wire),
+                    "    " + w["cut_made"].format(input=made),
+                )
+            )
+            return text, "bold yellow"
         case HistoryTrimmed():
             return w["trimmed"].format(removed=e.removed, kept=e.kept), "blue"
         case ToolCallSeen():
@@ -292,6 +336,16 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
             text = w["ended"].format(reason=e.reason, detail=e.detail).rstrip()
             return text, "bold"
     return one_line(repr(e)), "dim"
+
+
+# max_tokens, refusal and pause_turn say why the answer ended, not whether it holds a call.
+CLAIMS_ABOUT_CALLS = {"tool_use", "end_turn", "stop_sequence"}
+
+
+def disagrees(answer: ModelAnswered) -> bool:
+    """The declared stop_reason says (no) tool call while the content says the opposite."""
+    claims = answer.stop_reason in CLAIMS_ABOUT_CALLS
+    return claims and (answer.stop_reason == "tool_use") != answer.tool_use_seen
 
 
 def call_of(event: Event) -> str | None:
@@ -367,7 +421,7 @@ class Turn:
                 text = first_message_text(self.facts.first_message, self.events, w)
                 out.append(Line(turn, head, Text(text, "blue"), 2, text, here))
             if isinstance(event, ModelAnswered):
-                if (event.stop_reason == "tool_use") != event.tool_use_seen:
+                if disagrees(event):
                     warning = w["disagree"]
                     out.append(Line(turn, head, Text(warning, "bold yellow"), 2, warning, here))
                 out += [
@@ -426,6 +480,8 @@ class Turn:
             indent = 2 if seen else 4
             return Line(turn, unit, shown, indent, text if key else None, at, event)
 
+        # The call's own line first (a CallCutOff is emitted before the call goes down the chain).
+        events = sorted(events, key=lambda e: not isinstance(e, ToolCallSeen))
         if not events or not isinstance(events[0], ToolCallSeen):
             answered = next(e for e in self.events if isinstance(e, ModelAnswered))
             text = w["dropped"].format(id=call_id, name=name)

@@ -22,7 +22,7 @@ from lab.trace import (
 )
 from lab.world import World, course_tools
 
-STAGES = ["known_tool", "validation", "tool_check", "hooks", "permission"]
+STAGES = ["known_tool", "complete_input", "validation", "tool_check", "hooks", "permission"]
 FILES = {"a.txt": "alpha\nbeta\n"}
 
 

@@ -241,7 +241,7 @@ def test_compare_course_lists_the_course_gaps_experiments_only(lab):
     assert {"D12", "D16"} <= ids
     assert "D4" not in ids
     # D11 is not here: the course's substring deny list denies `ls && rm -rf /` (moot switch).
-    assert ids == {"D8", "D9", "D10", "D12", "D13", "D14", "D16", "D19", "D26", "D28"}
+    assert ids == {"D8", "D9", "D10", "D12", "D13", "D14", "D16", "D19", "D21", "D26", "D28"}
     row_verdicts = [
         line.rstrip().rstrip("│").split("│")[-1].strip()
         for line in out.splitlines()

@@ -30,6 +30,10 @@ def assistant(*content):
     return {"role": "assistant", "content": list(content)}
 
 
+def system(*content):
+    return {"role": "system", "content": [said(c) if isinstance(c, str) else c for c in content]}
+
+
 def said(s):
     return {"type": "text", "text": s}
 
@@ -137,6 +141,33 @@ INVALID_HISTORIES = {
         [user(said("go")), assistant(call("toolu_a")), user(said("x"), result("toolu_q"))],
         unexpected(2, 1, "toolu_q"),
     ),
+    "a system message between a call and its result breaks the pairing": (
+        [
+            user(said("go")),
+            assistant(call("toolu_a")),
+            system("mind the tests"),
+            user(result("toolu_a")),
+        ],
+        missing(1, "toolu_a"),
+    ),
+    "a result after a system message answers no call": (
+        [user(said("go")), system("note"), user(result("toolu_a"))],
+        unexpected(2, 0, "toolu_a"),
+    ),
+    "a system message with neither content nor output_config": (
+        [user(said("go")), {"role": "system"}],
+        empty(1),
+    ),
+    "a system message holds only text and tool changes": (
+        [user(said("go")), system(call("toolu_a"))],
+        "messages.1.content.0: Input tag 'tool_use' found using 'type' does not match any of "
+        "the expected tags: 'text', 'tool_addition', 'tool_removal'",
+    ),
+    "clear_at belongs to system messages only": (
+        [{"role": "user", "content": "go", "clear_at": "never"}],
+        "messages.0.clear_at: Extra inputs are not permitted",
+    ),
+    "no message at all": ([], "messages: at least one message is required"),
 }
 
 
@@ -173,6 +204,26 @@ VALID_HISTORIES = {
         user(result("toolu_b")),
     ],
     "empty final assistant message (prefill)": [user(said("go")), assistant()],
+    "a system message after the first user turn (what Claude Code sends)": [
+        user(said("<system-reminder>ctx</system-reminder>"), said("fix it")),
+        system("Reply in English."),
+    ],
+    "a system message after the results, before the next call": [
+        user(said("go")),
+        assistant(call("toolu_a")),
+        user(result("toolu_a")),
+        system({"type": "tool_removal", "tool": {"type": "tool_reference", "name": "bash"}}),
+        assistant(said("done")),
+    ],
+    "a system message between two user messages": [
+        user(said("go")),
+        {"role": "system", "content": "be brief", "clear_at": "next_user_message"},
+        user(said("and quick")),
+    ],
+    "a system message with only an output_config": [
+        user(said("go")),
+        {"role": "system", "output_config": {"effort": "low"}},
+    ],
 }
 
 
@@ -181,11 +232,11 @@ def test_valid_histories_pass(name):
     assert validate_messages(VALID_HISTORIES[name]) is None
 
 
-def test_bad_role_is_rejected():
-    problem = validate_messages([{"role": "system", "content": "x"}])
+def test_unknown_role_is_rejected_naming_the_three_roles():
+    problem = validate_messages([{"role": "tool", "content": "x"}])
     assert problem == (
         "invalid_request_error",
-        "messages.0.role: Input should be 'user' or 'assistant'",
+        "messages.0.role: Input should be 'user', 'assistant' or 'system'",
     )
 
 
@@ -344,7 +395,7 @@ def test_api_error_step_raises_the_sdk_error_for_its_status():
     with pytest.raises(anthropic.OverloadedError) as caught:
         client.messages.create(model="m", max_tokens=9, messages=ASK)
     assert caught.value.status_code == 529
-    assert caught.value.response.headers["retry-after-ms"] == "0"
+    assert "retry-after" not in caught.value.response.headers  # only a 429 step sets one
     with pytest.raises(anthropic.RateLimitError, match="slow down"):
         client.messages.create(model="m", max_tokens=9, messages=ASK)
     assert [(f.request_index, f.status, f.error_type) for f in api.faults] == [
@@ -376,7 +427,7 @@ def test_missing_field_and_wrong_path_are_rejected():
         "type": "invalid_request_error",
         "message": "max_tokens: Field required",
     }
-    response = api(httpx2.Request("GET", "http://fake-anthropic.lab/v1/models"))
+    response = api(httpx2.Request("POST", "http://fake-anthropic.lab/v1/models"))
     assert response.status_code == 404
     assert response.json()["error"]["type"] == "not_found_error"
     assert [r.status for r in api.rejections] == [400, 404]
@@ -391,7 +442,7 @@ def test_same_script_gives_byte_identical_responses():
         request = {"model": "m", "max_tokens": 9, "messages": ASK}
         plain = api(httpx2.Request("POST", url, json=request))
         streamed = api(httpx2.Request("POST", url, json={**request, "stream": True}))
-        assert streamed.headers["content-type"] == "text/event-stream"
+        assert streamed.headers["content-type"] == "text/event-stream; charset=utf-8"
         return plain.content, streamed.content, plain.headers["request-id"]
 
     assert bodies() == bodies()
@@ -399,3 +450,187 @@ def test_same_script_gives_byte_identical_responses():
     assert json.loads(plain)["content"][1]["id"] == "toolu_001"
     assert b'"id":"toolu_002"' in streamed  # ids keep counting across calls
     assert request_id == "req_001"
+
+
+# ---------------------------------------------------------------- request shapes
+
+URL = "http://fake-anthropic.lab/v1/messages"
+GOOD = {"model": "m", "max_tokens": 9, "messages": ASK}
+
+BAD_BODIES = {
+    "no messages at all": ({**GOOD, "messages": []}, "messages: at least one message is required"),
+    "a message that is not an object": (
+        {**GOOD, "messages": [*ASK, "and then?"]},
+        "messages.1: Input should be a valid dictionary",
+    ),
+    "a block that is not an object": (
+        {**GOOD, "messages": [user(said("a"), 7)]},
+        "messages.0.content.1: Input should be a valid dictionary or object to extract fields from",
+    ),
+    "a block without a type": (
+        {**GOOD, "messages": [user({"text": "hi"})]},
+        "messages.0.content.0: Unable to extract tag using discriminator 'type'",
+    ),
+    "a missing content": (
+        {**GOOD, "messages": [{"role": "user"}]},
+        "messages.0.content: Field required",
+    ),
+    "content that is neither text nor blocks": (
+        {**GOOD, "messages": [{"role": "user", "content": 3}]},
+        "messages.0.content: Input should be a valid list",
+    ),
+    "a text that is not a string (the real API's own example)": (
+        {**GOOD, "messages": [user(said("look"), {"type": "text", "text": None})]},
+        "messages.0.content.1.text.text: Input should be a valid string",
+    ),
+    "an extra key in a tool_use block (seen from the real API)": (
+        {**GOOD, "messages": [*ASK, assistant(call("toolu_a") | {"text": "x"})]},
+        "messages.1.content.0.tool_use.text: Extra inputs are not permitted",
+    ),
+    "a tool_result id that is not a string": (
+        {**GOOD, "messages": [user({"type": "tool_result", "tool_use_id": 1})]},
+        "messages.0.content.0.tool_result.tool_use_id: Input should be a valid string",
+    ),
+    "no model": ({"max_tokens": 9, "messages": ASK}, "model: Field required"),
+    "a model that is not a string": ({**GOOD, "model": 5}, "model: Input should be a valid string"),
+    "max_tokens as text": (
+        {**GOOD, "max_tokens": "9"},
+        "max_tokens: Input should be a valid integer",
+    ),
+    "max_tokens of zero": (
+        {**GOOD, "max_tokens": 0},
+        "max_tokens: Input should be greater than or equal to 1",
+    ),
+    "a system prompt that is a number": (
+        {**GOOD, "system": 1},
+        "system: Input should be a valid list",
+    ),
+    "a custom tool without input_schema (seen from the real API)": (
+        {**GOOD, "tools": [{"name": "bash"}]},
+        "tools.0.custom.input_schema: Field required",
+    ),
+    "an input_schema without type (seen from the real API)": (
+        {**GOOD, "tools": [{"name": "bash", "input_schema": {}}]},
+        "tools.0.custom.input_schema.type: Field required",
+    ),
+    "stream as text": ({**GOOD, "stream": "yes"}, "stream: Input should be a valid boolean"),
+    "tool_choice naming no tool": (
+        {**GOOD, "tool_choice": {"type": "tool"}},
+        "tool_choice.tool.name: Field required",
+    ),
+    "a field the API does not know (seen from the real API)": (
+        {**GOOD, "response_format": {"type": "json"}},
+        "response_format: Extra inputs are not permitted",
+    ),
+    "a thread to continue without its id": (
+        {**GOOD, "thread": {"type": "continue"}},
+        "thread.continue.previous_message_id: Field required",
+    ),
+}
+
+
+def post(api, body, url=URL):
+    return api(httpx2.Request("POST", url, content=json.dumps(body).encode()))
+
+
+@pytest.mark.parametrize("name", BAD_BODIES)
+def test_a_badly_shaped_request_gets_a_400_naming_the_path(name):
+    body, message = BAD_BODIES[name]
+    api = FakeMessagesAPI(ScriptedModel([turn("never played")]))
+    response = post(api, body)
+    assert response.status_code == 400
+    assert response.json() == {
+        "type": "error",
+        "error": {"type": "invalid_request_error", "message": message},
+        "request_id": "req_001",
+    }
+    assert api.rejections == [Rejection(0, 400, "invalid_request_error", message)]
+    assert api.model.calls == 0
+
+
+def test_what_peers_send_is_accepted():
+    # Fields, blocks and tools Claude Code and other peers send (../shared/reference/peers.md).
+    cached = {"type": "ephemeral"}
+    body = {
+        "model": "claude-opus-5-5",
+        "max_tokens": 128000,
+        "stream": True,
+        "thinking": {"type": "adaptive"},
+        "context_management": {"edits": []},
+        "output_config": {"effort": "high"},
+        "metadata": {"user_id": "u"},
+        "temperature": 1,
+        "system": [said("You are Claude Code."), said("Be careful.") | {"cache_control": cached}],
+        "tools": [
+            {"name": "Bash", "input_schema": {"type": "object"}, "defer_loading": True},
+            {"type": "web_search_20250305", "name": "web_search"},
+        ],
+        "tool_choice": {"type": "auto", "disable_parallel_tool_use": False},
+        "messages": [
+            user(
+                said("<system-reminder>x</system-reminder>"),
+                said("fix it") | {"cache_control": cached},
+            ),
+            system("Reply in English."),
+            assistant(
+                {"type": "thinking", "thinking": "hm", "signature": "s"},
+                {"type": "redacted_thinking", "data": "xyz"},
+                call("toolu_a"),
+            ),
+            user(
+                result("toolu_a", [said("ok"), {"type": "image", "source": {}}])
+                | {"is_error": False},
+                {"type": "document", "source": {"type": "text", "data": "d"}},
+            ),
+        ],
+    }
+    api = FakeMessagesAPI(ScriptedModel([turn("done")]))
+    response = post(api, body, "http://127.0.0.1/anthropic/v1/messages?beta=true")
+    assert response.status_code == 200, response.read()
+    assert api.rejections == []
+
+
+def test_every_block_type_the_sdk_declares_is_accepted():
+    from lab.model.request_shape import BLOCK_TYPES, SYSTEM_BLOCK_TYPES, message_problem
+
+    judged = {"text": said("x"), "tool_use": call("toolu_a"), "tool_result": result("toolu_a")}
+    assert len(BLOCK_TYPES) > 20 and "redacted_thinking" in BLOCK_TYPES
+    for tag in BLOCK_TYPES:
+        block = judged.get(tag, {"type": tag})  # only the lab's three blocks are judged closely
+        for role in ("user", "assistant"):
+            assert message_problem(0, {"role": role, "content": [block]}) is None, (tag, role)
+    for tag in SYSTEM_BLOCK_TYPES:
+        assert message_problem(0, system(judged.get(tag, {"type": tag}))) is None, tag
+
+
+@pytest.mark.parametrize(
+    "shape, sdk_param",
+    [
+        ("TextBlock", "BetaTextBlockParam"),
+        ("ToolUseBlock", "BetaToolUseBlockParam"),
+        ("ToolResultBlock", "BetaToolResultBlockParam"),
+        ("CustomTool", "BetaToolParam"),
+        ("SystemMessage", "BetaSystemMessageParam"),
+    ],
+)
+def test_judged_shapes_accept_every_key_the_sdk_declares(shape, sdk_param):
+    # A judged shape refuses unknown keys, like the real API: so it must know all the SDK's.
+    from typing import get_type_hints
+
+    import anthropic.types.beta as beta
+
+    from lab.model import request_shape
+
+    ours = set(get_type_hints(getattr(request_shape, shape)))
+    assert set(get_type_hints(getattr(beta, sdk_param))) <= ours
+
+
+def test_get_and_head_probes_are_answered():
+    api = FakeMessagesAPI(ScriptedModel([]))
+    models = api(httpx2.Request("GET", "http://fake-anthropic.lab/v1/models"))
+    assert models.status_code == 200
+    assert [m["id"] for m in models.json()["data"]] == ["claude-lab-1"]
+    for method, path in [("HEAD", "/"), ("GET", "/"), ("HEAD", "/v1/messages")]:
+        response = api(httpx2.Request(method, f"http://fake-anthropic.lab{path}"))
+        assert response.status_code == 200, (method, path)
+    assert api.rejections == [] and len(api.requests) == 0

@@ -19,6 +19,7 @@ from lab.trace import (
     HumanAsked,
     ModelAnswered,
     ModelCalled,
+    ModelRetried,
     ResultSpilled,
     ToolCallSeen,
     ToolExecuted,
@@ -37,6 +38,7 @@ def hand_run(
     ended: str = "done",
     requests: list[dict] = (),
     rejections: list[Rejection] = (),
+    cut_calls: list[str] = (),
     scenario: Scenario | None = None,
     switches: Switches | None = None,
 ) -> Run:
@@ -45,6 +47,7 @@ def hand_run(
     api = FakeMessagesAPI(ScriptedModel([]))
     api.requests.extend(requests)
     api.rejections.extend(rejections)
+    api.cut_calls.extend(cut_calls)
     return Run(
         scenario=scenario or Scenario([]),
         switches=switches or Switches(),
@@ -192,8 +195,28 @@ CASES: dict[str, list[tuple[Callable[[], Run], object]]] = {
     ],
     "run_completed": [
         (lambda: hand_run(ended="crash"), False),
-        (lambda: hand_run(ended="api_error"), True),
+        (lambda: hand_run(ended="api_error"), False),
+        (lambda: hand_run(ended="bad_answer"), False),
         (lambda: hand_run(ended="done"), True),
+        (lambda: hand_run(ended="turn_limit"), True),
+    ],
+    "model_retries": [
+        (
+            lambda: hand_run(
+                [ModelRetried(1, 1, "529 overloaded_error: Overloaded", 1.0)]
+                + [ModelRetried(3, 1, "connection lost: peer closed", 1.0)]
+            ),
+            2,
+        ),
+        (lambda: hand_run([ModelCalled(1, False, 1)]), 0),
+    ],
+    "ran_truncated_call": [
+        (
+            lambda: hand_run([executed("a", "bash", {}), executed("b", "x", {})], cut_calls=["b"]),
+            True,
+        ),
+        (lambda: hand_run([executed("a", "bash", {})], cut_calls=["b"]), False),
+        (lambda: hand_run([CheckFailed(1, "b", "complete_input", "cut")], cut_calls=["b"]), False),
     ],
     "files_lost": [
         (disk_lost_one, 1),

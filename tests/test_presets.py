@@ -26,12 +26,15 @@ FAULT_WHEN_TRUE = {
     "hooks_may_loosen",
     "silence_is_approval",
     "course_hook_semantics",
+    "execute_truncated_calls",
+    "keep_partial_answers",
 }
 
 # The course (s01-s04, pinned at f9e8b28): its documented gaps, nothing more.
 COURSE_GAPS = {
     "contract_checked": False,
     "handler_errors_become_results": False,  # handler(**block.input) has no try
+    "execute_truncated_calls": True,  # s01 runs every tool_use block, stop_reason unread
     "parallel_batches": False,
     "validate_before_gate": False,  # only the last two stages of the chain
     "deny_rules_cover_every_tool": False,  # `if block.name == "bash"` around the deny list
@@ -57,6 +60,7 @@ def test_the_reference_preset_has_every_protection_on():
 
 def test_the_flag_set_is_the_documented_one():
     assert set(NAMES) == FAULT_WHEN_TRUE | {
+        "retry_transient_errors",
         "unknown_tool_result",
         "contract_checked",
         "handler_errors_become_results",

@@ -9,13 +9,34 @@ properties found are pinned with @example on the property that found them.
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from lab.model import text, tool_use, turn
+from lab.model import (
+    CutOff,
+    Turn,
+    cut_off,
+    overloaded,
+    stream_dropped,
+    stream_error,
+    text,
+    tool_use,
+    turn,
+    turn_of,
+)
 from lab.switches import Switches
 from lab.testing import BY_NAME, INVARIANTS, Case, RuleSet
-from lab.testing.strategies import DENY_LIST, cases, focused_cases, scripts
+from lab.testing.strategies import (
+    DENY_LIST,
+    cases,
+    cut_cases,
+    fault_cases,
+    faulty_scripts,
+    focused_cases,
+    scripts,
+)
 
 DONE = turn(text("Done."))
 
@@ -72,6 +93,11 @@ D16_ALWAYS = Case(script=(DONE,), hooks=("never_done",))
 D17 = case(calls(read("big.log")), files=("big.log",))
 D18 = case(calls(bash("rm notes.txt"), bash("cat notes.txt")), files=("notes.txt",))
 D19 = case(calls(read("notes.txt"), read("src/app.py"), read("big.log")), files=("notes.txt",))
+D20 = case(calls(bash("ls")), overloaded())
+D21 = case(cut_off(calls(read("notes.txt")), keep_chars=20), files=("notes.txt",), stream=True)
+READING = calls(text("Reading."), read("notes.txt"), bash("wc -l notes.txt"))
+D22 = case(stream_error(READING, after_blocks=2), READING, files=("notes.txt",), stream=True)
+DROPPED = case(stream_dropped(READING, block=2, after_chars=9), READING, stream=True)
 
 
 # ---- M1: the loop --------------------------------------------------------------------------
@@ -112,6 +138,38 @@ def test_termination(case):
     )
 )
 def test_no_crash(case):
+    holds("no_crash", case)
+
+
+# ---- the API's faults ----------------------------------------------------------------------
+@given(fault_cases())
+@example(D20)
+@example(DROPPED)
+@example(case(*[overloaded()] * 5))
+def test_faults_are_waited_out(case):
+    holds("retries", case)
+
+
+@given(fault_cases())
+@example(D22)
+@example(DROPPED)
+def test_only_whole_answers_enter_the_history(case):
+    holds("whole_answers", case)
+
+
+@given(cut_cases())
+@example(D21)
+@example(case(cut_off(calls(bash("ls"), bash("pwd")), keep_chars=14)))
+def test_cut_calls_never_run(case):
+    holds("cut_calls", case)
+
+
+@given(fault_cases())
+@example(D20)
+@example(D21)
+@example(D22)
+def test_faults_keep_the_pairing_obligation(case):
+    holds("pairing", case)
     holds("no_crash", case)
 
 
@@ -208,6 +266,8 @@ COURSE_KEEPS = [inv for inv in INVARIANTS if inv.course]
 @example(D23)
 @example(D9)
 @example(D18)
+@example(D20)
+@example(D22)
 def test_the_course_keeps_its_promises(case):
     """One run, every promise the course keeps (see Invariant.course), on the course preset."""
     run = case.run(Switches.course())
@@ -236,10 +296,22 @@ def test_the_course_keeps_its_own_deny_list(case):
 # ---- the generators ------------------------------------------------------------------------
 @given(focused_cases())
 def test_generated_cases_are_small_and_end_with_a_text_turn(case):
-    assert 1 <= len(case.script) <= 4
-    assert all(sum(b["type"] == "tool_use" for b in t.blocks) <= 4 for t in case.script)
-    assert all(b["type"] == "text" for b in case.script[-1].blocks)
-    assert all(b.get("id") is None for t in case.script for b in t.blocks)  # ids come later
+    turns = [t for step in case.script if (t := turn_of(step)) is not None]
+    assert 1 <= len(turns) <= 8 and len(case.script) <= 8  # a fault adds at most one step
+    assert all(sum(b["type"] == "tool_use" for b in t.blocks) <= 4 for t in turns)
+    assert all(b["type"] == "text" for b in turns[-1].blocks)
+    assert all(b.get("id") is None for t in turns for b in t.blocks)  # ids come later
+
+
+@given(faulty_scripts())
+def test_a_transient_fault_comes_before_the_same_turn_and_a_cut_replaces_it(script):
+    for step, following in itertools.pairwise(script):
+        if isinstance(step, Turn | CutOff):
+            continue
+        # An HTTP error, an error event or a drop: asked again, the model says the same turn.
+        assert isinstance(following, Turn)
+        assert following == (turn_of(step) or following)
+    assert isinstance(turn_of(script[-1]), Turn)
 
 
 @given(scripts())

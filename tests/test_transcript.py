@@ -36,6 +36,9 @@ BREAKS = {
     "D17": (1, "toolu_001", "tool_result: id,value", "spilled 50272 chars"),
     "D18": (1, "tail", "tray [toolu_001] 0s→1s", "tray [toolu_001 toolu_002] in parallel"),
     "D19": (1, "tail", "in parallel", "tray [toolu_001] 0s→1s"),
+    "D20": (2, "head", "retry 1 after 1s on the virtual clock", "✗ API 529 overloaded_error"),
+    "D21": (1, "toolu_001", "✗ complete_input: the input was cut off", "gate default → allow"),
+    "D22": (1, "head", "partial answer (text, tool_use) dropped", "KEPT in the history"),
     "D23": (1, "toolu_002", "tool_result [is_error]", "no tool_result was sent for this call"),
     "D24": (
         1,

@@ -19,9 +19,13 @@ from lab.switches import Switches
 from lab.trace import CheckFailed, CheckPassed, Trace
 
 # The order of the chain, in one place: shape, then meaning, then hooks, then the human.
-ORDER = ["known_tool", "validation", "tool_check", "hooks", "permission"]
+ORDER = ["known_tool", "complete_input", "validation", "tool_check", "hooks", "permission"]
 # D9 and the course (which has only the last two stages): the gates before the cheap checks.
-GATE_FIRST = ["known_tool", "hooks", "permission", "validation", "tool_check"]
+GATE_FIRST = ["known_tool", "complete_input", "hooks", "permission", "validation", "tool_check"]
+CUT_OFF = (
+    "the input was cut off by max_tokens before it was complete, so this call was not run; "
+    "send it again in full (smaller, if it was long)"
+)
 
 
 @dataclass
@@ -33,6 +37,7 @@ class Call:
     input: dict[str, Any]
     tool: Tool | None
     turn: int
+    cut_off: bool = False  # max_tokens cut its input JSON: only the complete fields arrived
     hook_decision: str | None = None  # the PreToolUse hooks' merged "ask" / "allow", or "silent"
     rule_decision: str | None = None  # "allow" once an allow rule has settled the call
 
@@ -54,6 +59,17 @@ def lookup_or_raise(call: Call) -> str | None:
     """D7: an unknown name crashes the dispatch, like `TOOL_HANDLERS[name]` would."""
     if call.tool is None:
         raise KeyError(f"no handler for tool {call.name!r}")
+    return None
+
+
+def complete_input(call: Call) -> str | None:
+    """The input arrived whole: a call whose JSON max_tokens cut off is not the call the
+    model meant (a cut keep-list is a shorter list, a cut flag is no flag at all)."""
+    return CUT_OFF if call.cut_off else None
+
+
+def run_what_arrived(call: Call) -> str | None:
+    """D21: whatever the SDK made of a cut input is taken for the model's call."""
     return None
 
 
@@ -126,6 +142,7 @@ def build_chain(
     """The chain in ORDER; `permission` is None when the hooks already own it (the course)."""
     stages: dict[str, Stage | None] = {
         "known_tool": known_tool if switches.unknown_tool_result else lookup_or_raise,
+        "complete_input": run_what_arrived if switches.execute_truncated_calls else complete_input,
         "validation": valid_input,
         "tool_check": tool_check,
         "hooks": hooks if switches.hooks_before_rules else hooks_as_fallback(hooks),

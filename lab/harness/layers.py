@@ -13,6 +13,7 @@ from typing import Any
 from lab.harness.batching import Trays
 from lab.harness.checks import Call, build_chain
 from lab.harness.hooks import Hook, Sockets
+from lab.harness.model_call import ToolCall
 from lab.harness.pairing import Pairing
 from lab.harness.permissions import Gates, Human, Permissions
 from lab.harness.results import ResultCaps
@@ -65,10 +66,13 @@ class Layers:
             self.trace.emit(HistoryTrimmed(turn, removed, len(trimmed)))
         return trimmed
 
-    def run_calls(self, turn: int, blocks: list[Any]) -> list[dict[str, Any]]:
+    def run_calls(self, turn: int, tool_calls: list[ToolCall]) -> list[dict[str, Any]]:
         """Calls cut into trays; each call down the chain, the passing ones executed; one
         result per call, returned in call order."""
-        calls = [Call(b.id, b.name, dict(b.input), self.registry.get(b.name), turn) for b in blocks]
+        calls = [
+            Call(c.id, c.name, dict(c.input), self.registry.get(c.name), turn, c.cut_off)
+            for c in tool_calls
+        ]
         for call in calls:
             self.trace.emit(ToolCallSeen(turn, call.id, call.name, call.input))
         results: dict[str, dict[str, Any] | None] = {}

@@ -11,16 +11,10 @@ from typing import Any
 import anthropic
 
 from lab.harness.layers import Layers
-from lab.harness.model_call import Answer, ask, one_line, rejection
+from lab.harness.model_call import Answer, ModelCall, Unanswered
+from lab.harness.retry import Wait
 from lab.switches import Switches
-from lab.trace import (
-    AnswerUnreadable,
-    ApiRejected,
-    ModelAnswered,
-    ModelCalled,
-    RunEnded,
-    RunStarted,
-)
+from lab.trace import RunEnded, RunStarted
 
 
 class Harness:
@@ -35,9 +29,13 @@ class Harness:
         stream: bool = False,
         max_turns: int = 12,
         max_tokens: int = 8000,
+        wait: Wait | None = None,  # how retries wait: by default on the world's virtual clock
     ) -> None:
         self.client, self.layers, self.trace = client, layers, layers.trace
         self.switches = switches or Switches()
+        self.model_call = ModelCall(
+            client, self.trace, self.switches, wait or layers.world.clock.advance
+        )
         self.model, self.system, self.stream = model, system, stream
         self.max_turns, self.max_tokens = max_turns, max_tokens
         self.messages: list[dict[str, Any]] = []
@@ -82,32 +80,19 @@ class Harness:
         return answer.tool_use_seen
 
     def call_model(self) -> Answer | None:
-        self.trace.emit(ModelCalled(self.turn, self.stream, len(self.messages)))
         request = {
             "model": self.model,
             "max_tokens": self.max_tokens,
-            "messages": self.messages,
+            "messages": self.messages,  # the history itself, not a copy
             "tools": self.layers.registry.to_api(),
         }
         if self.system:
             request["system"] = self.system
         try:
-            answer = ask(self.client, request, stream=self.stream)
-        except anthropic.APIStatusError as error:  # e.g. the 400 for a broken history
-            status, kind, message = rejection(error)
-            self.trace.emit(ApiRejected(self.turn, status, kind, message))
-            self.end("api_error", message)
+            return self.model_call.answer(self.turn, request, stream=self.stream)
+        except Unanswered as failed:
+            self.end(failed.reason, failed.detail)
             return None
-        except ValueError as error:  # the SDK could not parse the model's tool JSON
-            self.trace.emit(AnswerUnreadable(self.turn, one_line(error)))
-            self.end("bad_answer", f"turn {self.turn}: {one_line(error)}")
-            return None
-        message = answer.message
-        blocks = tuple(answer.param["content"])
-        self.trace.emit(
-            ModelAnswered(self.turn, message.id, blocks, message.stop_reason, answer.tool_use_seen)
-        )
-        return answer
 
     def end(self, reason: str, detail: str = "") -> bool:
         self.ended = reason

@@ -3,23 +3,47 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import httpx2
+import jiter
 
+from lab.model.history import Checked, RequestLog
+from lab.model.request_shape import body_problem
 from lab.model.script import (
     ApiError,
+    CutOff,
     ModelRequest,
     ScriptedModel,
     ScriptExhausted,
+    Step,
+    StreamDropped,
+    StreamError,
     Turn,
     message_id,
     numbered_id,
 )
-from lab.model.sse import encode_stream
-from lab.model.validation import INVALID, validate_messages
+from lab.model.sse import encode_dropped_stream, encode_error_stream, encode_stream
+from lab.model.threads import CREATE_ONLY, Thread, ThreadError, Threads
+from lab.model.validation import INVALID
 
-REQUIRED_FIELDS = ("model", "max_tokens", "messages")
+MESSAGES_PATH = "/v1/messages"  # under any prefix a client adds (`/anthropic/v1/messages`)
+MODELS_PATH = "/v1/models"
+SSE = {"content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache"}
+# The HTTP status the real API gives each error type (an error event in a stream has none).
+ERROR_STATUS = {
+    "invalid_request_error": 400,
+    "authentication_error": 401,
+    "permission_error": 403,
+    "not_found_error": 404,
+    "request_too_large": 413,
+    "rate_limit_error": 429,
+    "api_error": 500,
+    "overloaded_error": 529,
+}
+DROPPED = "peer closed connection without sending complete message body (incomplete chunked read)"
 
 
 @dataclass(frozen=True)
@@ -48,10 +72,35 @@ def _without_raw(block: dict) -> dict:
     return {k: v for k, v in block.items() if k != "raw_json"}
 
 
+def complete_fields(cut_json: str) -> dict:
+    """What is left of a cut JSON object when only its complete values count: a cut string
+    or number is dropped, a cut list keeps its complete items (the SDK's own lenient parse,
+    jiter's partial mode, gives exactly this for a streamed tool input)."""
+    try:
+        parsed = jiter.from_json(cut_json.encode(), partial_mode=True) if cut_json else {}
+    except ValueError:  # not even the start of an object
+        return {}
+    return parsed if isinstance(parsed, dict) else {}
+
+
+class DroppedBody(httpx2.SyncByteStream):
+    """A response body that delivers its bytes event by event, then loses the connection."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def __iter__(self) -> Iterator[bytes]:
+        for event in self.data.split(b"\n\n")[:-1]:
+            yield event + b"\n\n"
+        raise httpx2.RemoteProtocolError(DROPPED)
+
+
 class FakeMessagesAPI:
     """Serves `POST /v1/messages` from a ScriptedModel; use an instance as a MockTransport handler.
 
-    It judges only the harness's side (the request). The model's side is never judged: a
+    Any path prefix and query reach it, GET/HEAD probes are answered, and message threads
+    are held (lab/model/threads.py). It judges only the harness's side (the request: its shape
+    in request_shape.py, its history in validation.py). The model's side is never judged: a
     scripted turn may call a tool that was never offered, or declare a stop_reason that
     disagrees with its content.
     """
@@ -59,36 +108,99 @@ class FakeMessagesAPI:
     def __init__(self, model: ScriptedModel, *, model_name: str = "claude-lab-1") -> None:
         self.model = model
         self.model_name = model_name
-        self.requests: list[dict] = []  # parsed bodies, in order
+        # Each request as the API understood it: a thread `continue` carries the history it
+        # resumed and the thread's tools. Compact: see RequestLog.
+        self.requests = RequestLog()
         self.rejections: list[Rejection] = []  # 4xx: the request itself was wrong
-        self.faults: list[Rejection] = []  # injected ApiError steps and script exhaustion
-        self.replies: list[dict] = []  # the Message dicts answered
+        # Injected faults (and script exhaustion): an HTTP error's status, or 200 for a
+        # stream that failed after it began (error type "connection_dropped" for a drop).
+        self.faults: list[Rejection] = []
+        self.replies: list[dict] = []  # the Message dicts answered in full
+        self.cut_calls: list[str] = []  # tool_use ids whose input JSON max_tokens cut off
         self._responses = 0  # numbers the request-id header of every answer
+        self._messages_begun = 0  # numbers the message ids, failed streams included
+        self.threads = Threads()
+        self._checked = Checked.empty()  # the last history that passed: the next may extend it
+        self._request_size = 0  # bytes of the request being answered
 
     # ------------------------------------------------------------ the endpoint
 
     def __call__(self, request: httpx2.Request) -> httpx2.Response:
-        if request.method != "POST" or request.url.path != "/v1/messages":
-            return self._reject(None, 404, "not_found_error", "Not found")
-        try:
-            body = json.loads(request.content)
-        except ValueError:
-            return self._reject(None, 400, INVALID, "request body is not valid JSON")
+        path = request.url.path.rstrip("/")
+        if request.method == "POST" and path.endswith(MESSAGES_PATH):
+            return self._create_message(request)
+        if request.method in ("GET", "HEAD"):
+            return self._probe(path)
+        return self._reject(None, 404, "not_found_error", f"Not found: {request.method} {path}")
+
+    def _create_message(self, request: httpx2.Request) -> httpx2.Response:
+        try:  # jiter (the SDK's own JSON parser): fast, and it refuses nesting deeper than 200
+            body = jiter.from_json(request.content)
+        except ValueError as error:
+            return self._reject(None, 400, INVALID, f"request body is not valid JSON: {error}")
         if not isinstance(body, dict):
             return self._reject(None, 400, INVALID, "request body must be a JSON object")
-
-        self.requests.append(body)
-        index = len(self.requests) - 1
-        for name in REQUIRED_FIELDS:
-            if name not in body:
-                return self._reject(index, 400, INVALID, f"{name}: Field required")
-        if not isinstance(body["messages"], list):
-            return self._reject(index, 400, INVALID, "messages: Input should be a valid list")
-        problem = validate_messages(body["messages"])
+        problem = body_problem(body)
         if problem:
-            return self._reject(index, 400, *problem)
+            return self._reject(self.requests.record(body), 400, INVALID, problem)
 
-        return self._play(index, body)
+        thread = body.get("thread") or {}
+        resumed = self.threads.resume(body) if thread.get("type") == "continue" else None
+        if isinstance(resumed, ThreadError):
+            index = self.requests.record(body)
+            return self._reject(
+                index, resumed.status, resumed.type, resumed.message, resumed.error_code
+            )
+        kept = resumed.kept if resumed else {k: body[k] for k in CREATE_ONLY if k in body}
+        body = {**body, **kept}
+        base, new = self._extends(body["messages"], resumed)
+        view = base.view.extended(new)
+        index = self.requests.record(body, view)
+        check = base.check.copy()
+        problem = check.take(new)
+        if problem:
+            return self._reject(index, 400, INVALID, problem)
+        self._checked = Checked(view, check)
+
+        self._request_size = len(request.content)
+        answered = len(self.replies)
+        response = self._play(index, {**body, "messages": view.messages()})
+        if thread and len(self.replies) > answered:
+            self._hold_thread(self.replies[-1], self._checked, kept, resumed)
+        return response
+
+    def _extends(self, messages: list, resumed: Thread | None) -> tuple[Checked, list]:
+        """The checked history this request extends, and its messages beyond it. Only those
+        are judged: what passed before is not judged again."""
+        if resumed is not None:  # a `continue` sends only the new turn
+            return resumed.checked, messages
+        known = self._checked.shared_prefix(messages)
+        return (self._checked if known else Checked.empty()), messages[known:]
+
+    def _hold_thread(
+        self, reply: dict, checked: Checked, kept: dict, resumed: Thread | None
+    ) -> None:
+        check = checked.check.copy()
+        message = {"role": "assistant", "content": reply["content"]}
+        if check.add(message) is None:  # a reply the rules cannot take ends the thread
+            self.threads.hold(reply, Checked(checked.view.extended([message]), check), kept)
+        if resumed is not None:
+            resumed.continued = True
+
+    def _probe(self, path: str) -> httpx2.Response:
+        """GET/HEAD: the model list a client may ask for, and a plain answer to a health probe."""
+        model = {
+            "type": "model",
+            "id": self.model_name,
+            "display_name": "Scripted lab model",
+            "created_at": "2026-01-01T00:00:00Z",
+        }
+        if path.endswith(MODELS_PATH):
+            listing = {"data": [model], "first_id": model["id"], "last_id": model["id"]}
+            return self._answer(200, {}, json={**listing, "has_more": False})
+        if path.endswith(f"{MODELS_PATH}/{self.model_name}"):
+            return self._answer(200, {}, json=model)
+        return self._answer(200, {}, json={"type": "fake_messages_api", "model": self.model_name})
 
     def _play(self, index: int, body: dict) -> httpx2.Response:
         stream = bool(body.get("stream", False))
@@ -100,33 +212,82 @@ class FakeMessagesAPI:
             stream=stream,
         )
         try:
-            step = self.model.respond(model_request)
+            step: Step = self.model.respond(model_request)
         except ScriptExhausted as exhausted:
-            return self._fault(index, ApiError(500, "api_error", str(exhausted)))
-        if isinstance(step, ApiError):
-            return self._fault(index, step)
+            step = ApiError(500, "api_error", str(exhausted))
+        play = {
+            Turn: self._turn,
+            ApiError: self._fault,
+            StreamError: self._stream_error,
+            StreamDropped: self._dropped,
+            CutOff: self._cut_off,
+        }[type(step)]
+        return play(index, step, stream, body["messages"])
 
-        message = self._message(step, body["messages"])
+    # ------------------------------------------------------------ one answer per kind of step
+
+    def _turn(self, index: int, step: Turn, stream: bool, messages: list) -> httpx2.Response:
+        message = self._message(step, messages)
         plain = {**message, "content": [_without_raw(b) for b in message["content"]]}
         self.replies.append(plain)
         if stream:  # only a stream can carry raw (possibly broken) tool JSON
-            headers = {"content-type": "text/event-stream"}
-            return self._answer(200, headers, content=encode_stream(message))
+            return self._answer(200, SSE, content=encode_stream(message))
         return self._answer(200, {}, json=plain)
+
+    def _fault(self, index: int, step: ApiError, stream: bool, messages: list) -> httpx2.Response:
+        self.faults.append(Rejection(index, step.status, step.type, step.message))
+        headers = {} if step.retry_after is None else {"retry-after": f"{step.retry_after:g}"}
+        return self._error(step.status, step.type, step.message, headers)
+
+    def _stream_error(
+        self, index: int, step: StreamError, stream: bool, messages: list
+    ) -> httpx2.Response:
+        if not stream:  # the same failure, met before the answer began
+            status = ERROR_STATUS.get(step.type, 500)
+            return self._fault(index, ApiError(status, step.type, step.message), stream, messages)
+        self.faults.append(Rejection(index, 200, step.type, step.message))
+        error = {"type": step.type, "message": step.message}
+        body = encode_error_stream(self._message(step.turn, messages), step.after_blocks, error)
+        return self._answer(200, SSE, content=body)
+
+    def _dropped(
+        self, index: int, step: StreamDropped, stream: bool, messages: list
+    ) -> httpx2.Response:
+        self.faults.append(Rejection(index, 200, "connection_dropped", DROPPED))
+        if not stream:  # the status line and headers came, then nothing
+            return self._answer(200, {"content-type": "application/json"}, stream=DroppedBody(b""))
+        message = self._message(step.turn, messages)
+        body = encode_dropped_stream(message, step.block, step.after_chars)
+        return self._answer(200, SSE, stream=DroppedBody(body))
+
+    def _cut_off(self, index: int, step: CutOff, stream: bool, messages: list) -> httpx2.Response:
+        blocks = [dict(block) for block in step.turn.blocks]
+        calls = [i for i, block in enumerate(blocks) if block["type"] == "tool_use"]
+        if calls:
+            last = blocks[calls[-1]]
+            raw = last.get("raw_json")
+            cut = (json.dumps(last["input"]) if raw is None else raw)[: step.keep_chars]
+            last.update(raw_json=cut, input=complete_fields(cut))
+            self.cut_calls.append(last["id"])
+        return self._turn(index, Turn(tuple(blocks), "max_tokens"), stream, messages)
 
     # ------------------------------------------------------------ building answers
 
     def _message(self, step: Turn, messages: list) -> dict:
+        self._messages_begun += 1
         content = [dict(block) for block in step.blocks]
         return {
-            "id": message_id(len(self.replies) + 1),
+            "id": message_id(self._messages_begun),
             "type": "message",
             "role": "assistant",
             "model": self.model_name,
             "content": content,
             "stop_reason": step.declared,
             "stop_sequence": None,
-            "usage": {"input_tokens": _tokens(messages), "output_tokens": _tokens(content)},
+            "usage": {
+                "input_tokens": max(1, self._request_size // 4),  # about 4 bytes a token
+                "output_tokens": _tokens(content),
+            },
         }
 
     def _answer(self, status: int, headers: dict, **body: object) -> httpx2.Response:
@@ -134,17 +295,21 @@ class FakeMessagesAPI:
         headers = {"request-id": numbered_id("req", self._responses), **headers}
         return httpx2.Response(status, headers=headers, **body)
 
-    def _error(self, status: int, error_type: str, message: str, headers: dict) -> httpx2.Response:
-        body = {"type": "error", "error": {"type": error_type, "message": message}}
+    def _error(
+        self, status: int, error_type: str, message: str, headers: dict, error_code: str = ""
+    ) -> httpx2.Response:
+        error: dict[str, Any] = {"type": error_type, "message": message}
+        if error_code:  # the SDK reads `error.details.error_code` (e.g. to replay a lost thread)
+            error["details"] = {"error_code": error_code}
+        body = {
+            "type": "error",
+            "error": error,
+            "request_id": numbered_id("req", self._responses + 1),  # the id _answer gives it
+        }
         return self._answer(status, headers, json=body)
 
     def _reject(
-        self, index: int | None, status: int, error_type: str, message: str
+        self, index: int | None, status: int, error_type: str, message: str, error_code: str = ""
     ) -> httpx2.Response:
         self.rejections.append(Rejection(index, status, error_type, message))
-        return self._error(status, error_type, message, {})
-
-    def _fault(self, index: int, error: ApiError) -> httpx2.Response:
-        self.faults.append(Rejection(index, error.status, error.type, error.message))
-        # retry-after-ms: 0 keeps a client that does retry from sleeping in tests.
-        return self._error(error.status, error.type, error.message, {"retry-after-ms": "0"})
+        return self._error(status, error_type, message, {}, error_code)

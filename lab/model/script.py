@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 # ---------------------------------------------------------------- blocks
 
@@ -67,13 +67,94 @@ def turn(*blocks: dict | str, stop_reason: str | None = None) -> Turn:
     return Turn(tuple(text(b) if isinstance(b, str) else b for b in blocks), stop_reason)
 
 
+# ---------------------------------------------------------------- faults
+# The real API's failure modes, each one readable call. A fault that belongs to a stream
+# (an error event, a dropped connection) also has a meaning when the request was not
+# streamed: the same failure, seen before the body (see each step's docstring).
+
+
 @dataclass(frozen=True)
 class ApiError:
-    """A script step that makes the fake API answer with an HTTP error instead of a turn."""
+    """An HTTP error answer instead of a turn: the real JSON error body and headers."""
 
     status: int = 529
     type: str = "overloaded_error"
     message: str = "Overloaded"
+    retry_after: float | None = None  # seconds, sent as the `retry-after` header when set
+
+
+def rate_limited(retry_after: float = 1.0) -> ApiError:
+    """429 `rate_limit_error` with a `retry-after` header (seconds)."""
+    message = "Number of requests has exceeded your per-minute rate limit"
+    return ApiError(429, "rate_limit_error", message, retry_after)
+
+
+def overloaded() -> ApiError:
+    """529 `overloaded_error`: the API is busy for everyone."""
+    return ApiError(529, "overloaded_error", "Overloaded")
+
+
+def server_error() -> ApiError:
+    """500 `api_error`: something broke inside the API."""
+    return ApiError(500, "api_error", "Internal server error")
+
+
+@dataclass(frozen=True)
+class StreamError:
+    """The stream sends blocks [0, after_blocks) of `turn` in full, then the real
+    `event: error` and nothing more (no message_delta, no message_stop).
+
+    Not streamed: the same failure before any body, as an HTTP error of the error type's
+    status (overloaded_error 529, api_error 500, rate_limit_error 429, ...)."""
+
+    turn: Turn
+    after_blocks: int = 1
+    type: str = "overloaded_error"
+    message: str = "Overloaded"
+
+
+@dataclass(frozen=True)
+class StreamDropped:
+    """The connection closes inside block `block` of `turn`, after `after_chars`
+    characters of its delta text (a tool_use's input JSON, a text's text): no
+    content_block_stop, no message_stop; the client sees an incomplete chunked read.
+
+    Not streamed: the connection closes after the status line and headers, before any
+    byte of the JSON body."""
+
+    turn: Turn
+    block: int = 0
+    after_chars: int = 10
+
+
+@dataclass(frozen=True)
+class CutOff:
+    """`turn` ends normally but with stop_reason "max_tokens", its last tool_use's input
+    JSON cut after `keep_chars` characters.
+
+    Streamed: the input_json_delta events carry exactly the cut text. Not streamed: the
+    API sends the tool_use with the fields that were complete when the cut came (a cut
+    string or number is dropped, a cut list keeps its complete items)."""
+
+    turn: Turn
+    keep_chars: int = 20
+
+
+def stream_error(
+    turn: Turn, after_blocks: int = 1, type: str = "overloaded_error", message: str = "Overloaded"
+) -> StreamError:
+    """A stream that fails with an `event: error` after `after_blocks` content blocks."""
+    return StreamError(turn, after_blocks, type, message)
+
+
+def stream_dropped(turn: Turn, block: int = 0, after_chars: int = 10) -> StreamDropped:
+    """A stream whose connection drops inside block `block`, after `after_chars` chars."""
+    return StreamDropped(turn, block, after_chars)
+
+
+def cut_off(turn: Turn, keep_chars: int = 20) -> CutOff:
+    """A turn cut by max_tokens inside its last tool_use's input JSON."""
+    return CutOff(turn, keep_chars)
 
 
 @dataclass(frozen=True)
@@ -87,7 +168,15 @@ class ModelRequest:
     stream: bool
 
 
-Step = Turn | ApiError
+Fault = ApiError | StreamError | StreamDropped | CutOff
+Step = Turn | Fault
+
+
+def turn_of(step: Step) -> Turn | None:
+    """The turn a step carries (a stream fault's or a cut-off's too); None for an ApiError."""
+    return step if isinstance(step, Turn) else getattr(step, "turn", None)
+
+
 Responder = Callable[[ModelRequest], Step]
 
 
@@ -129,7 +218,11 @@ class ScriptedModel:
                 )
             step = self._steps[self._position]
             self._position += 1
-        return self._fill_ids(step) if isinstance(step, Turn) else step
+        if isinstance(step, Turn):
+            return self._fill_ids(step)
+        if isinstance(step, StreamError | StreamDropped | CutOff):
+            return replace(step, turn=self._fill_ids(step.turn))
+        return step
 
     def _fill_ids(self, step: Turn) -> Turn:
         # Copy the blocks: the script itself stays untouched, so it can be replayed.

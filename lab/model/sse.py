@@ -30,7 +30,8 @@ def _tool_start(block: dict) -> dict:
 
 
 def _tool_deltas(block: dict) -> list[dict]:
-    pieces = split(block.get("raw_json") or json.dumps(block["input"]))
+    raw = block.get("raw_json")  # "" too: a cut that kept nothing streams no JSON at all
+    pieces = split(json.dumps(block["input"]) if raw is None else raw)
     return [{"type": "input_json_delta", "partial_json": piece} for piece in pieces]
 
 
@@ -45,8 +46,7 @@ def _event(name: str, data: dict) -> str:
     return f"event: {name}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
-def encode_stream(message: dict) -> bytes:
-    """The full SSE body for `message` (a Message dict with text and tool_use blocks)."""
+def _opening(message: dict) -> list[str]:
     opening = {
         **message,
         "content": [],
@@ -54,33 +54,84 @@ def encode_stream(message: dict) -> bytes:
         "stop_sequence": None,
         "usage": {**message["usage"], "output_tokens": 1},
     }
-    events = [
+    return [
         _event("message_start", {"type": "message_start", "message": opening}),
         _event("ping", {"type": "ping"}),
     ]
-    for index, block in enumerate(message["content"]):
-        if block["type"] not in BLOCK_EVENTS:
-            raise ValueError(f"encode_stream: cannot stream a {block['type']!r} block")
-        start, deltas = BLOCK_EVENTS[block["type"]]
-        events.append(
-            _event(
-                "content_block_start",
-                {"type": "content_block_start", "index": index, "content_block": start(block)},
-            )
-        )
-        for delta in deltas(block):
-            events.append(
-                _event(
-                    "content_block_delta",
-                    {"type": "content_block_delta", "index": index, "delta": delta},
-                )
-            )
-        events.append(_event("content_block_stop", {"type": "content_block_stop", "index": index}))
-    closing = {
+
+
+def _block_start(index: int, block: dict) -> str:
+    if block["type"] not in BLOCK_EVENTS:
+        raise ValueError(f"encode_stream: cannot stream a {block['type']!r} block")
+    start, _ = BLOCK_EVENTS[block["type"]]
+    data = {"type": "content_block_start", "index": index, "content_block": start(block)}
+    return _event("content_block_start", data)
+
+
+def _delta(index: int, delta: dict) -> str:
+    data = {"type": "content_block_delta", "index": index, "delta": delta}
+    return _event("content_block_delta", data)
+
+
+def _block(index: int, block: dict) -> list[str]:
+    """One whole block: its start, every delta, its stop."""
+    _, deltas = BLOCK_EVENTS[block["type"]]
+    return [
+        _block_start(index, block),
+        *[_delta(index, delta) for delta in deltas(block)],
+        _event("content_block_stop", {"type": "content_block_stop", "index": index}),
+    ]
+
+
+def _closing(message: dict) -> list[str]:
+    delta = {
         "type": "message_delta",
         "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
         "usage": {"output_tokens": message["usage"]["output_tokens"]},
     }
-    events.append(_event("message_delta", closing))
-    events.append(_event("message_stop", {"type": "message_stop"}))
+    return [_event("message_delta", delta), _event("message_stop", {"type": "message_stop"})]
+
+
+def encode_stream(message: dict) -> bytes:
+    """The full SSE body for `message` (a Message dict with text and tool_use blocks)."""
+    events = _opening(message)
+    for index, block in enumerate(message["content"]):
+        events += _block(index, block)
+    return "".join(events + _closing(message)).encode()
+
+
+def encode_error_stream(message: dict, after_blocks: int, error: dict) -> bytes:
+    """Blocks [0, after_blocks) of `message` in full, then the API's `event: error`
+    carrying `error` ({"type": ..., "message": ...}); the stream ends there."""
+    events = _opening(message)
+    for index, block in enumerate(message["content"][:after_blocks]):
+        events += _block(index, block)
+    events.append(_event("error", {"type": "error", "error": error}))
+    return "".join(events).encode()
+
+
+def _cut_deltas(deltas: list[dict], chars: int) -> list[dict]:
+    """The deltas as they arrived before the cut: `chars` characters of their text in all."""
+    kept = []
+    for delta in deltas:
+        key = "partial_json" if delta["type"] == "input_json_delta" else "text"
+        piece = delta[key][: max(chars, 0)]
+        if not piece:
+            break
+        kept.append({**delta, key: piece})
+        chars -= len(piece)
+    return kept
+
+
+def encode_dropped_stream(message: dict, block: int, after_chars: int) -> bytes:
+    """The bytes a stream delivered before its connection dropped inside block `block`,
+    after `after_chars` characters of that block's delta text."""
+    events = _opening(message)
+    for index, whole in enumerate(message["content"][:block]):
+        events += _block(index, whole)
+    if block < len(message["content"]):
+        cut = message["content"][block]
+        _, deltas = BLOCK_EVENTS[cut["type"]]
+        events.append(_block_start(block, cut))
+        events += [_delta(block, delta) for delta in _cut_deltas(deltas(cut), after_chars)]
     return "".join(events).encode()

@@ -1,22 +1,29 @@
-"""Judge a request's `messages` like the real Messages API: roles, empty content, tool pairing.
+"""Judge a request's `messages` like the real Messages API: shapes, roles, emptiness, pairing.
 
-Check order (so one bad request always yields the same single message):
-  0. shape: every message has role user/assistant and string-or-list content;
-  1. consecutive messages of the same role are combined into one turn, as the real API does;
-  2. walk the turns in order, and for each turn:
+The rules are walked message by message (`HistoryCheck`), so a history that only grew since the
+last request is judged only where it grew. For one bad history the first broken rule wins:
+  0. shape: each message, as `request_shape.message_problem` judges it, in order;
+  1. consecutive user (or assistant) messages are combined into one turn, as the real API does;
+     a role "system" message is a turn of its own, never combined with a neighbour;
+  2. each turn is judged once the next one starts (the last one at the end), in order:
      a. empty content in any of its messages (only the final assistant message may be empty);
-     b. a user turn's tool_result blocks, in order: an id the previous assistant turn never used
-        ("unexpected"), or a second result for the same id ("multiple");
-     c. a user turn after an assistant turn: the assistant's tool_use ids missing from the user
-        turn's *leading* run of tool_result blocks;
-  3. a final assistant turn with tool_use blocks: nothing follows it, so all its ids are missing.
+     b. a user turn's tool_result blocks, in order: an id the turn right before it (an
+        assistant turn) never used ("unexpected"), or a second result for one id ("multiple");
+     c. after an assistant turn: its tool_use ids missing from the *leading* run of
+        tool_result blocks of the turn right after it. A system message in between breaks the
+        pairing like any other message: results go right after the call;
+  3. at the end: at least one message, and a final assistant turn with tool_use blocks has
+     every id missing (nothing follows it).
 Indices: N is the original index of a turn's first message, M a block's position in the
 combined content of that turn.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
+
+from lab.model.request_shape import message_problem
 
 INVALID = "invalid_request_error"
 
@@ -27,41 +34,25 @@ class _Turn:
 
     role: str
     index: int  # original index of the turn's first message
-    blocks: list[dict] = field(default_factory=list)  # combined content
-    messages: list[tuple[int, object]] = field(default_factory=list)  # (index, content) pairs
+    blocks: list = field(default_factory=list)  # combined content
+    empty: list[int] = field(default_factory=list)  # indices of its messages with no content
 
     def ids(self, block_type: str, key: str) -> list[str]:
         return [b.get(key) for b in self.blocks if b.get("type") == block_type]
 
-
-def _as_blocks(content: str | list) -> list[dict]:
-    # A string is shorthand for one text block.
-    return [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
-
-
-def _shape_problem(messages: list[dict]) -> str | None:
-    for n, message in enumerate(messages):
-        if message.get("role") not in ("user", "assistant"):
-            return f"messages.{n}.role: Input should be 'user' or 'assistant'"
-        if not isinstance(message.get("content"), str | list):
-            return f"messages.{n}.content: Input should be a valid string or list"
-    return None
+    def add(self, n: int, message: dict) -> None:
+        content = message.get("content")  # a system message may carry only output_config
+        if not content and not message.get("output_config"):
+            self.empty.append(n)
+        # A string is shorthand for one text block.
+        self.blocks += (
+            [{"type": "text", "text": content}] if isinstance(content, str) else content or []
+        )
 
 
-def _combine(messages: list[dict]) -> list[_Turn]:
-    turns: list[_Turn] = []
-    for n, message in enumerate(messages):
-        if not turns or turns[-1].role != message["role"]:
-            turns.append(_Turn(message["role"], n))
-        turns[-1].blocks.extend(_as_blocks(message["content"]))
-        turns[-1].messages.append((n, message["content"]))
-    return turns
-
-
-def _empty_problem(current: _Turn, last_index: int) -> str | None:
-    for n, content in current.messages:
-        final_assistant = n == last_index and current.role == "assistant"
-        if not content and not final_assistant:
+def _empty_problem(turn: _Turn, final_index: int | None) -> str | None:
+    for n in turn.empty:
+        if not (n == final_index and turn.role == "assistant"):
             return (
                 f"messages.{n}: all messages must have non-empty content "
                 "except for the optional final assistant message"
@@ -69,14 +60,14 @@ def _empty_problem(current: _Turn, last_index: int) -> str | None:
     return None
 
 
-def _result_problem(current: _Turn, previous: _Turn | None) -> str | None:
+def _result_problem(turn: _Turn, previous: _Turn | None) -> str | None:
     offered = previous.ids("tool_use", "id") if previous and previous.role == "assistant" else []
     seen: set[str] = set()
-    for m, block in enumerate(current.blocks):
+    for m, block in enumerate(turn.blocks):
         if block.get("type") != "tool_result":
             continue
         result_id = block.get("tool_use_id")
-        where = f"messages.{current.index}.content.{m}"
+        where = f"messages.{turn.index}.content.{m}"
         if result_id not in offered:
             return (
                 f"{where}: unexpected `tool_use_id` found in `tool_result` blocks: {result_id}. "
@@ -92,10 +83,10 @@ def _result_problem(current: _Turn, previous: _Turn | None) -> str | None:
     return None
 
 
-def _leading_result_ids(current: _Turn | None) -> set[str]:
-    # Only the run of tool_result blocks at the very start of the turn counts.
+def _leading_result_ids(turn: _Turn | None) -> set[str]:
+    # Only the run of tool_result blocks at the very start of a user turn counts.
     ids: set[str] = set()
-    for block in current.blocks if current else []:
+    for block in turn.blocks if turn and turn.role == "user" else []:
         if block.get("type") != "tool_result":
             break
         ids.add(block.get("tool_use_id"))
@@ -114,23 +105,76 @@ def _missing_problem(assistant: _Turn, following: _Turn | None) -> str | None:
     )
 
 
-def validate_messages(messages: list[dict]) -> tuple[str, str] | None:
+def _turn_problem(turn: _Turn, previous: _Turn | None, final_index: int | None) -> str | None:
+    """Rules 2a-2c for `turn`, the turn right after `previous`."""
+    problem = _empty_problem(turn, final_index)
+    if not problem and turn.role == "user":
+        problem = _result_problem(turn, previous)
+    if not problem and previous is not None and previous.role == "assistant":
+        problem = _missing_problem(previous, turn)
+    return problem
+
+
+class HistoryCheck:
+    """The rules, walked one message at a time.
+
+    `add` takes the next message and returns the first problem it reveals; `finish` applies
+    the rules about the end of the history without changing the walker, so a copy of a walker
+    that judged one request can take the next request's new messages where it left off.
+    """
+
+    def __init__(self) -> None:
+        self.count = 0  # messages taken so far
+        self.previous: _Turn | None = None  # judged already
+        self.current: _Turn | None = None  # still open: the next message may extend it
+
+    def copy(self) -> HistoryCheck:
+        """An independent walker at the same place (only the open turn is ever changed)."""
+        twin = copy.copy(self)
+        if self.current is not None:  # blocks are never changed, only the lists grow
+            current = self.current
+            twin.current = _Turn(
+                current.role, current.index, list(current.blocks), list(current.empty)
+            )
+        return twin
+
+    def add(self, message: object) -> str | None:
+        """Take the next message: its shape, then the rules that its arrival lets us judge."""
+        n = self.count
+        problem = message_problem(n, message)
+        if problem:
+            return problem
+        assert isinstance(message, dict)  # message_problem checked it
+        role = message["role"]
+        if self.current is None or role == "system" or role != self.current.role:
+            if self.current is not None:
+                problem = _turn_problem(self.current, self.previous, None)
+                if problem:
+                    return problem
+            self.previous, self.current = self.current, _Turn(role, n)
+        self.current.add(n, message)
+        self.count += 1
+        return None
+
+    def take(self, messages: list) -> str | None:
+        """Add `messages` in order; the first problem, else the history's problem as it ends."""
+        for message in messages:
+            problem = self.add(message)
+            if problem:
+                return problem
+        return self.finish()
+
+    def finish(self) -> str | None:
+        """The problem of the history as it stands, if it ended here."""
+        if self.current is None:
+            return "messages: at least one message is required"
+        problem = _turn_problem(self.current, self.previous, final_index=self.count - 1)
+        if not problem and self.current.role == "assistant":
+            problem = _missing_problem(self.current, None)
+        return problem
+
+
+def validate_messages(messages: list) -> tuple[str, str] | None:
     """Return `(error_type, message)` for the first rule the history breaks, or None if valid."""
-    problem = _shape_problem(messages)
-    if problem:
-        return INVALID, problem
-    turns = _combine(messages)
-    for position, current in enumerate(turns):
-        previous = turns[position - 1] if position > 0 else None
-        problem = _empty_problem(current, len(messages) - 1)
-        if not problem and current.role == "user":
-            problem = _result_problem(current, previous)
-            if not problem and previous is not None:
-                problem = _missing_problem(previous, current)
-        if problem:
-            return INVALID, problem
-    if turns and turns[-1].role == "assistant":
-        problem = _missing_problem(turns[-1], None)
-        if problem:
-            return INVALID, problem
-    return None
+    problem = HistoryCheck().take(messages)
+    return (INVALID, problem) if problem else None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lab.harness.permissions import Permissions, contains, course_permissions
-from lab.model import Turn
+from lab.model import Fault, Step, turn_of
 from lab.scenario import Run, Scenario, run_scenario
 from lab.switches import Switches
 from lab.testing import catalog
@@ -44,9 +44,10 @@ class RuleSet:
 
 @dataclass(frozen=True)
 class Case:
-    """One generated scenario. `script` always ends with a text-only turn, so a run completes."""
+    """One generated scenario. `script` always ends with a text-only turn (maybe inside a
+    fault step), so a run completes unless a fault ends it."""
 
-    script: tuple[Turn, ...]
+    script: tuple[Step, ...]
     files: tuple[str, ...] = ()  # catalog file names (their contents are catalog.FILES)
     rules: RuleSet = RuleSet()
     human: tuple[str, ...] | str = ()  # answers in order, or a catalog policy name
@@ -84,7 +85,12 @@ class Case:
 
     @property
     def calls(self) -> int:
-        return sum(1 for t in self.script for b in t.blocks if b["type"] == "tool_use")
+        turns = [t for step in self.script if (t := turn_of(step)) is not None]
+        return sum(1 for t in turns for b in t.blocks if b["type"] == "tool_use")
+
+    @property
+    def faults(self) -> int:
+        return sum(isinstance(step, Fault) for step in self.script)
 
     @property
     def size(self) -> int:
@@ -93,6 +99,7 @@ class Case:
         return (
             len(self.script)
             + self.calls
+            + self.faults
             + self.rules.size
             + answers
             + len(self.hooks)

@@ -184,17 +184,63 @@ def explode(world: World) -> Tool:
     return Tool("explode", "Always fails.", schema, explode)
 
 
-TOOLS: dict[str, Callable[[World], Tool]] = {
+def clean_workspace(world: World) -> Tool:
+    """D21's tool: removes every file under `path` except those under a `keep` entry; with
+    `dry_run` it only lists them. Its safety lives in its input: cut the flag off and the
+    preview becomes the real thing."""
+
+    def clean_workspace(path: str, keep: list[str], dry_run: bool = False) -> str:
+        root = world.resolve(path)
+        if not world.inside_workspace(root):
+            raise ToolError(f"{path} is outside the workspace")
+        kept = [world.resolve(f"{root}/{entry}") for entry in keep]
+
+        def under(file: str, folder: str) -> bool:
+            return file == folder or file.startswith(folder.rstrip("/") + "/")
+
+        doomed = [
+            file
+            for file in world.fs.files()
+            if under(file, root) and not any(under(file, k) for k in kept)
+        ]
+        if not dry_run:
+            for file in doomed:
+                world.fs.remove(file)
+        verb = "would remove" if dry_run else "removed"
+        return f"{verb} {len(doomed)} files: {', '.join(doomed) or '(none)'}"
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "path": {"type": "string"},
+            "keep": {"type": "array", "items": {"type": "string"}},
+            "dry_run": {"type": "boolean"},
+        },
+        "required": ["path", "keep"],
+    }
+    return Tool(
+        "clean_workspace",
+        "Remove every file under path except those under the keep entries; dry_run lists them.",
+        schema,
+        clean_workspace,
+    )
+
+
+TOOLS: dict[str, Callable[[World], Tool]] = {  # the extra tools generated cases may register
     "word_count": word_count,
     "line_count": line_count,
     "explode": explode,
+}
+EXPERIMENT_TOOLS: dict[str, Callable[[World], Tool]] = {  # hand-written experiments only
+    "clean_workspace": clean_workspace,
 }
 
 
 def extra_tools(*names: str) -> Callable[[World], list[Tool]]:
     """A Scenario.tools factory for catalog tools, by name."""
+    known = {**TOOLS, **EXPERIMENT_TOOLS}
 
     def make(world: World) -> list[Tool]:
-        return [TOOLS[name](world) for name in names]
+        return [known[name](world) for name in names]
 
     return make

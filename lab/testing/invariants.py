@@ -20,6 +20,7 @@ from lab.harness.batching import MAX_PARALLEL
 from lab.harness.checks import Call
 from lab.harness.hooks import STOP_BLOCK_CAP, as_decision
 from lab.harness.permissions import Gates, Human, deny_rule_for
+from lab.harness.retry import MAX_RETRIES, RETRY_STATUS, RETRY_TYPES
 from lab.harness.tools import Tool, contract_mismatch, invoke
 from lab.model import validate_messages
 from lab.observables import leading_result_ids, tool_use_ids
@@ -27,14 +28,18 @@ from lab.scenario import Run, run_scenario, tools_for
 from lab.switches import Switches
 from lab.testing.catalog import always_yes
 from lab.trace import (
+    ApiRejected,
     BatchRan,
     CheckFailed,
     CheckPassed,
+    ConnectionLost,
     HookFailed,
     HookFired,
     HumanAsked,
     ModelAnswered,
     ModelCalled,
+    ModelRetried,
+    ResultAppended,
     ResultSpilled,
     RunEnded,
     StopContinued,
@@ -47,7 +52,8 @@ from lab.world import World, is_read_only
 
 Check = Callable[[Run], str | None]
 FILE_TOOLS = ("read_file", "write_file", "edit_file")
-CHEAP_STAGES = ("known_tool", "validation", "tool_check")  # the checks before hooks and gates
+# the checks before hooks and gates
+CHEAP_STAGES = ("known_tool", "complete_input", "validation", "tool_check")
 
 
 @dataclass(frozen=True)
@@ -165,6 +171,78 @@ def no_crash(run: Run) -> str | None:
     if run.ended == "crash":
         end = run.trace.last(RunEnded)
         return f"the harness crashed: {end.detail if end else '?'}"
+    return None
+
+
+# ---- the API's faults ----------------------------------------------------------------------
+def transient_end(run: Run) -> str | None:
+    """The transient fault that ended the run, if one did (an HTTP 429/5xx, an error event in
+    a stream, a lost connection)."""
+    events = run.trace.events
+    last = events[-2] if len(events) > 1 and isinstance(events[-1], RunEnded) else None
+    if isinstance(last, ConnectionLost):
+        return f"a lost connection ({last.message})"
+    if isinstance(last, ApiRejected):
+        in_stream = last.status == 200 and last.error_type in RETRY_TYPES
+        if in_stream or last.status in RETRY_STATUS or last.status >= 500:
+            return f"a {last.status} {last.error_type}"
+    return None
+
+
+def retries(run: Run) -> str | None:
+    """A transient fault (429, 529, 5xx, an error event or a dropped connection in a stream)
+    ends a run only after MAX_RETRIES (5) retries of the same model call: until then the
+    harness waits and asks again."""
+    fault = transient_end(run)
+    if fault is None:
+        return None
+    turn = run.trace.events[-1].turn
+    tried = sum(1 for e in run.trace.of(ModelRetried) if e.turn == turn)
+    if tried < MAX_RETRIES:
+        return f"{fault} ended the run on turn {turn} after {tried} of {MAX_RETRIES} retries"
+    return None
+
+
+def block_key(block: dict) -> tuple:
+    """What identifies a block the model sent: its text, or its call's id, name and input."""
+    if block.get("type") == "text":
+        return ("text", block.get("text"))
+    if block.get("type") == "tool_use":
+        key = json.dumps(block.get("input"), sort_keys=True)
+        return ("tool_use", block.get("id"), block.get("name"), key)
+    return (block.get("type"),)
+
+
+def whole_answers(run: Run) -> str | None:
+    """Only answers the API finished enter the history: every assistant message the harness
+    sends is one of them, and every call it runs belongs to one (a stream that broke
+    part-way delivered a draft: none of its blocks is sent back, none of its calls runs)."""
+    finished = [tuple(block_key(b) for b in reply["content"]) for reply in run.api.replies]
+    calls = {b["id"] for reply in run.api.replies for b in reply["content"] if "id" in b}
+    for n, body in enumerate(run.api.requests):
+        messages = body.get("messages")
+        for i, message in enumerate(messages if isinstance(messages, list) else []):
+            content = message.get("content") if isinstance(message, dict) else None
+            if not isinstance(content, list) or message.get("role") != "assistant":
+                continue
+            if tuple(block_key(b) for b in content) not in finished:
+                return f"request #{n}: messages.{i} is no answer the API finished"
+    for event in executed(run):
+        if event.call_id not in calls:
+            return f"{show_call(event)} ran, but no finished answer holds it"
+    return None
+
+
+def cut_calls(run: Run) -> str | None:
+    """A call whose input JSON max_tokens cut off never runs: what arrived is not the call
+    the model made. It is answered with an is_error tool_result saying so."""
+    cut = set(run.api.cut_calls)
+    for event in executed(run):
+        if event.call_id in cut:
+            return f"{show_call(event)} ran, though max_tokens cut its input"
+    for event in run.trace.of(ResultAppended):
+        if event.call_id in cut and not event.is_error:
+            return f"the cut call {event.call_id} was answered as if it had run"
     return None
 
 
@@ -462,6 +540,9 @@ INVARIANTS: list[Invariant] = [
     Invariant("pairing", "Pairing", "配对", pairing, course=True),
     Invariant("continuation", "Continuation", "续轮判据", continuation, course=False),
     Invariant("termination", "Termination", "必然结束", termination, course=True),
+    Invariant("retries", "Faults waited out", "瞬时故障重试", retries, course=True),
+    Invariant("whole_answers", "Whole answers only", "只收完整回答", whole_answers, course=True),
+    Invariant("cut_calls", "Cut calls never run", "截断调用不执行", cut_calls, course=False),
     Invariant("deny", "Deny dominance", "拒绝优先", deny_dominance, course=False),
     Invariant("tighten", "Hooks only tighten", "钩子只收紧", hooks_only_tighten, course=True),
     Invariant("every_hook", "Every hook runs", "每个钩子都运行", every_hook_runs, course=False),

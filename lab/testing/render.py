@@ -11,7 +11,8 @@ import json
 import textwrap
 from typing import Any
 
-from lab.model import Turn
+from lab.model import ApiError, CutOff, Step, StreamDropped, StreamError, Turn, turn_of
+from lab.model.script import overloaded, rate_limited, server_error
 from lab.observables import STANDARD
 from lab.scenario import Run
 from lab.switches import Switches, switch_info
@@ -72,6 +73,47 @@ def turn_source(step: Turn) -> str:
     return f"turn({', '.join(parts)})"
 
 
+def api_error_source(error: ApiError) -> str:
+    if error == overloaded():
+        return "overloaded()"
+    if error == server_error():
+        return "server_error()"
+    if error.retry_after is not None and error == rate_limited(error.retry_after):
+        return f"rate_limited({error.retry_after!r})"
+    return repr(error)
+
+
+def step_source(step: Step) -> str:
+    """A script step as the DSL call that makes it."""
+    if isinstance(step, ApiError):
+        return api_error_source(step)
+    if isinstance(step, StreamError):
+        extra = "" if step.type == "overloaded_error" else f", type={literal(step.type)}"
+        return f"stream_error({turn_source(step.turn)}, after_blocks={step.after_blocks}{extra})"
+    if isinstance(step, StreamDropped):
+        where = f"block={step.block}, after_chars={step.after_chars}"
+        return f"stream_dropped({turn_source(step.turn)}, {where})"
+    if isinstance(step, CutOff):
+        return f"cut_off({turn_source(step.turn)}, keep_chars={step.keep_chars})"
+    return turn_source(step)
+
+
+FAULT_CALLS = {StreamError: "stream_error", StreamDropped: "stream_dropped", CutOff: "cut_off"}
+
+
+def dsl_names(case: Case) -> list[str]:
+    """What the script's source calls from lab.model, sorted as ruff sorts imports."""
+    names = {"turn"}
+    for step in case.script:
+        if isinstance(step, ApiError):
+            names.add(step_source(step).split("(")[0])  # overloaded, rate_limited, ...
+        elif type(step) in FAULT_CALLS:
+            names.add(FAULT_CALLS[type(step)])
+        if (played := turn_of(step)) is not None:
+            names |= {block["type"] for block in played.blocks}
+    return sorted(names)
+
+
 def rules_source(rules: RuleSet) -> str:
     if rules.course:
         return "course_permissions()"
@@ -121,9 +163,9 @@ def scenario_lines(case: Case) -> list[str]:
     if case.stream:
         lines.append("stream=True,")
     lines.append("script=[")
-    lines += [f"    {turn_source(step)}," for step in case.script]
+    lines += [f"    {step_source(step)}," for step in case.script]
     if case.padding:
-        final = turn_source(case.script[-1])
+        final = step_source(case.script[-1])
         lines.append(f"    *[{final}] * {case.padding},  # asked again, the model repeats itself")
     lines.append("],")
     return lines
@@ -142,8 +184,7 @@ def imports(case: Case) -> list[str]:
     lines = ["from lab.experiment import Experiment"]
     if permissions:
         lines.append(f"from lab.harness.permissions import {', '.join(sorted(permissions))}")
-    kinds = {block["type"] for step in case.script for block in step.blocks}
-    dsl = sorted({"text", "tool_use"} & kinds) + ["turn"]
+    dsl = dsl_names(case)
     lines += [f"from lab.model import {', '.join(dsl)}", "from lab.scenario import Scenario"]
     if from_catalog:
         lines.append(f"from lab.testing.catalog import {', '.join(sorted(from_catalog))}")

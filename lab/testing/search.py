@@ -302,6 +302,8 @@ def simpler_cases(case: Case) -> Iterator[Case]:
     for i in range(len(script) - 1):
         yield replace(case, script=without(script, i))
     for i, step in enumerate(script):
+        if not isinstance(step, Turn):
+            continue  # a fault step goes whole (above) or not at all
         for simpler in simpler_turns(step):
             yield replace(case, script=(*script[:i], simpler, *script[i + 1 :]))
     for rules in simpler_rules(case.rules):

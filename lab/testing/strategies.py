@@ -8,19 +8,39 @@ only what the failure needs. Tool-call ids are left out and filled in by the Scr
 
 from __future__ import annotations
 
+import json
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from hypothesis import strategies as st
+from hypothesis.errors import HypothesisWarning
 
 from lab.harness.hooks import Hook
 from lab.harness.permissions import Permissions
-from lab.model import Turn, text, tool_use, turn
+from lab.model import (
+    Step,
+    Turn,
+    cut_off,
+    overloaded,
+    rate_limited,
+    server_error,
+    stream_dropped,
+    stream_error,
+    text,
+    tool_use,
+    turn,
+)
 from lab.scenario import Scenario
 from lab.testing import catalog
 from lab.testing.case import Case, RuleSet
 
 T = TypeVar("T")
+
+# While shrinking, hypothesis may try to map a case back onto a strategy branch that cannot
+# produce it, and then spells out that branch: these strategies print to well over 50 kB, and
+# it warns about the size. Nothing is wrong; the message is noise in `lab matrix` output.
+warnings.filterwarnings("ignore", "Generating overly large repr", HypothesisWarning)
 
 # ---- shell commands: harmless first, then writes, dangers and lines the shell rejects ------
 HARMLESS_COMMANDS = [
@@ -291,6 +311,87 @@ def scripts(
     return st.builds(lambda turns, final: (*turns, final), middle, final_turns())
 
 
+# ---- the API's faults -----------------------------------------------------------------------
+# Each turn may meet one fault. A transient one comes first and the same turn follows (what
+# the model says when asked again); a cut-off replaces the turn. `n` (1, 2, ...) picks where
+# the fault falls, counted back from the end: small n cuts late, so the cut JSON keeps most
+# of its fields (the dangerous case: only the last value is lost).
+RETRY_AFTER = [1.0, 0.5, 30.0]
+
+
+def _delta_text(block: dict) -> str:
+    return block["text"] if block["type"] == "text" else json.dumps(block["input"])
+
+
+def _rate_limited(step: Turn, n: int) -> tuple[Step, ...]:
+    return (rate_limited(RETRY_AFTER[n % len(RETRY_AFTER)]), step)
+
+
+def _stream_error(step: Turn, n: int) -> tuple[Step, ...]:
+    return (stream_error(step, after_blocks=max(0, len(step.blocks) - n + 1)), step)
+
+
+def _stream_dropped(step: Turn, n: int) -> tuple[Step, ...]:
+    last = len(step.blocks) - 1
+    chars = len(_delta_text(step.blocks[last])) - n if step.blocks else 0
+    return (stream_dropped(step, block=max(last, 0), after_chars=max(chars, 0)), step)
+
+
+def _cut_off(step: Turn, n: int) -> tuple[Step, ...]:
+    calls = [b for b in step.blocks if b["type"] == "tool_use"]
+    chars = len(json.dumps(calls[-1]["input"])) - n if calls else 0
+    return (cut_off(step, keep_chars=max(chars, 0)),)
+
+
+FAULTS: dict[str, Callable[[Turn, int], tuple[Step, ...]]] = {
+    "none": lambda step, n: (step,),
+    "overloaded": lambda step, n: (overloaded(), step),
+    "rate_limited": _rate_limited,
+    "server_error": lambda step, n: (server_error(), step),
+    "stream_error": _stream_error,
+    "stream_dropped": _stream_dropped,
+    "cut_off": _cut_off,
+}
+
+
+def fault_names(weight_of_none: int = 3) -> st.SearchStrategy[str]:
+    """A fault's name: "none" `weight_of_none` times as often as any one fault."""
+    faults = st.sampled_from([name for name in FAULTS if name != "none"])
+    return weighted((weight_of_none, st.just("none")), (1, faults))
+
+
+# Where a fault falls: mostly at the very end (a cut that loses only the last value, a drop
+# one character short), which is where a lenient parse hides the damage best.
+FAULT_POSITIONS = weighted((3, st.just(1)), (1, st.integers(2, 12)))
+
+
+def met_by(turns: st.SearchStrategy[Turn], kinds: st.SearchStrategy[str]) -> st.SearchStrategy:
+    """A turn as the API delivers it: the steps FAULTS makes of it under a drawn fault."""
+    return st.builds(lambda t, kind, n: FAULTS[kind](t, n), turns, kinds, FAULT_POSITIONS)
+
+
+def faulty_scripts(
+    calls: st.SearchStrategy[dict] | None = None,
+    *,
+    kinds: st.SearchStrategy[str] | None = None,
+    min_turns: int = 1,
+    max_turns: int = 4,
+    max_calls: int = 4,
+) -> st.SearchStrategy[tuple[Step, ...]]:
+    """Like `scripts`, but each turn may meet one of the API's faults (`kinds` draws its
+    name, default `fault_names()`). A turn and its fault are drawn together, so shrinking
+    drops them together."""
+    kinds = fault_names() if kinds is None else kinds
+    middle = st.lists(
+        met_by(tool_turns(calls, max_calls), kinds), min_size=min_turns - 1, max_size=max_turns - 1
+    )
+
+    def flat(parts: list[tuple[Step, ...]], final: tuple[Step, ...]) -> tuple[Step, ...]:
+        return tuple(step for part in (*parts, final) for step in part)
+
+    return st.builds(flat, middle, met_by(final_turns(), kinds))
+
+
 # ---- permissions, the human, hooks, tools, files -------------------------------------------
 def rule_sets(
     pool: Sequence[str] = RULES,
@@ -376,7 +477,7 @@ def file_sets(usually_all: bool = False) -> st.SearchStrategy[tuple[str, ...]]:
 def cases(
     *,
     calls: st.SearchStrategy[dict] | None = None,
-    script: st.SearchStrategy[tuple[Turn, ...]] | None = None,
+    script: st.SearchStrategy[tuple[Step, ...]] | None = None,
     files: st.SearchStrategy[tuple[str, ...]] | None = None,
     rules: st.SearchStrategy[RuleSet] | None = None,
     human: st.SearchStrategy[tuple[str, ...] | str] | None = None,
@@ -417,18 +518,44 @@ PERMISSION_HOOKS = ("auto_approve", "ask_edits", "deny_rm", "audit_log")
 YES_OFTEN = weighted((1, st.sampled_from([("y",), "always_yes"])), (1, human_answers()))
 
 
+def fault_cases(
+    kinds: st.SearchStrategy[str] | None = None, calls: st.SearchStrategy[dict] | None = None
+) -> st.SearchStrategy[Case]:
+    """The API's faults on every other turn (or as `kinds` draws them): HTTP errors, a
+    stream that errors or drops part-way, a tool input cut by max_tokens; streamed three
+    times out of four."""
+    calls = valid_calls() if calls is None else calls
+    kinds = fault_names(1) if kinds is None else kinds
+    return cases(
+        script=faulty_scripts(calls, kinds=kinds, min_turns=2, max_calls=3),
+        files=file_sets(usually_all=True),
+        rules=NO_RULES,
+        hooks=NONE,
+        tools=NONE,
+        stream=weighted((3, st.just(True)), (1, st.just(False))),
+    )
+
+
+def cut_cases() -> st.SearchStrategy[Case]:
+    """Calls that would pass every check (reads of files that exist), cut by max_tokens
+    two times out of three: what the SDK makes of a cut input often still looks valid."""
+    return fault_cases(weighted((1, st.just("none")), (2, st.just("cut_off"))), read_calls())
+
+
 def loop_cases() -> st.SearchStrategy[Case]:
-    """M1: lying stop_reasons, Stop hooks (two times out of three), trimmed histories."""
+    """M1: lying stop_reasons, Stop hooks (two times out of three), trimmed histories; or
+    the API's faults (a third of the time)."""
     hooks = weighted(
         (2, hook_names(events=("Stop",), min_size=1)),
         (1, hook_names(events=("Stop", "UserPromptSubmit"))),
     )
-    return cases(
+    stops = cases(
         script=scripts(valid_calls(), min_turns=2),
         rules=NO_RULES,
         hooks=hooks,
         tools=NONE,
     )
+    return weighted((2, stops), (1, fault_cases()))
 
 
 def dispatch_cases() -> st.SearchStrategy[Case]:
@@ -453,15 +580,17 @@ def dispatch_cases() -> st.SearchStrategy[Case]:
 
 def check_cases() -> st.SearchStrategy[Case]:
     """M3: malformed calls, a human asked about every call that reaches the gates (two times
-    out of three), reads of a file over the result cap."""
+    out of three), reads of a file over the result cap; or the API's faults (a third of the
+    time: cut inputs and partial answers are M3's too)."""
     calls = weighted((1, valid_calls()), (1, odd_calls()), (1, big_reads()))
     asking = weighted((2, st.just(RuleSet(default="ask"))), (1, NO_RULES))
-    return cases(
+    checks = cases(
         script=scripts(calls, min_turns=2),
         files=file_sets(usually_all=True),
         rules=asking,
         hooks=NONE,
     )
+    return weighted((2, checks), (1, fault_cases()), (1, cut_cases()))
 
 
 def shell_rule_cases(hooks: st.SearchStrategy[tuple[str, ...]]) -> st.SearchStrategy[Case]:

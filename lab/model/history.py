@@ -1,0 +1,131 @@
+"""Histories shared by the requests that have them in common, and the log of every request.
+
+A harness sends its whole history with every request, so a run of N turns sends about N²/2
+messages. The fake keeps each message once: successive requests that extend one another are
+views (a length) of one growing list, and the rules already walked over a view are not walked
+again (`Checked`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, overload
+
+from lab.model.validation import HistoryCheck
+
+
+class History:
+    """A list of messages that only grows; many views share it."""
+
+    def __init__(self, messages: Iterable[dict] = ()) -> None:
+        self.messages = list(messages)
+
+
+@dataclass(frozen=True)
+class View:
+    """The first `length` messages of a history: the messages of one request."""
+
+    history: History
+    length: int
+
+    @staticmethod
+    def of(messages: Iterable[dict]) -> View:
+        history = History(messages)
+        return View(history, len(history.messages))
+
+    def messages(self) -> list[dict]:
+        return self.history.messages[: self.length]
+
+    def extended(self, more: list) -> View:
+        """This view followed by `more`: in place when the view is its history's tip, else on a
+        copy (the history went on differently after this view)."""
+        messages = self.history.messages
+        if self.length == len(messages):
+            messages.extend(more)
+            return View(self.history, len(messages))
+        return View.of([*messages[: self.length], *more])
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A view whose messages passed every rule so far, and the rule walker after them."""
+
+    view: View
+    check: HistoryCheck
+
+    @staticmethod
+    def empty() -> Checked:
+        return Checked(View.of([]), HistoryCheck())
+
+    def shared_prefix(self, messages: list) -> int:
+        """How many of `messages` this view already holds: all of it, or none."""
+        n = self.view.length
+        return n if n and messages[:n] == self.view.messages() else 0
+
+
+@dataclass(frozen=True)
+class _Entry:
+    fields: dict[str, Any]  # the body without `messages` (with them when they are not a list)
+    view: View | None
+
+
+class RequestLog(Sequence[dict]):
+    """Every request body the API received, in order, read like a list of dicts.
+
+    Stored compactly: a request's messages are a view of a shared history, and a field that did
+    not change since the previous request (the tools, the system prompt) is kept once.
+    """
+
+    def __init__(self) -> None:
+        self._entries: list[_Entry] = []
+
+    def record(self, body: dict[str, Any], view: View | None = None) -> int:
+        """Log `body`, whose messages are `view` when given; returns its index."""
+        fields = {k: v for k, v in body.items() if k != "messages" or view is None}
+        if self._entries:
+            previous = self._entries[-1].fields
+            fields = {
+                k: previous[k] if k in previous and previous[k] == v else v
+                for k, v in fields.items()
+            }
+        self._entries.append(_Entry(fields, view))
+        return len(self._entries) - 1
+
+    def append(self, body: dict[str, Any]) -> None:
+        messages = body.get("messages")
+        self.record(body, View.of(messages) if isinstance(messages, list) else None)
+
+    def extend(self, bodies: Iterable[dict[str, Any]]) -> None:
+        for body in bodies:
+            self.append(body)
+
+    def _body(self, entry: _Entry) -> dict[str, Any]:
+        if entry.view is None:
+            return dict(entry.fields)
+        return {**entry.fields, "messages": entry.view.messages()}
+
+    @overload
+    def __getitem__(self, index: int) -> dict: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[dict]: ...
+    def __getitem__(self, index: int | slice) -> dict | list[dict]:
+        if isinstance(index, slice):
+            return [self._body(entry) for entry in self._entries[index]]
+        return self._body(self._entries[index])
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __iter__(self) -> Iterator[dict]:
+        return (self._body(entry) for entry in self._entries)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like a list
+
+    def __repr__(self) -> str:
+        return f"RequestLog({list(self)!r})"

@@ -1,0 +1,125 @@
+"""What the fake keeps between requests: a history already judged is not judged again, the
+verdicts stay exactly those of judging every request from scratch, and the request log keeps
+each message once."""
+
+import copy
+import json
+
+import httpx2
+from hypothesis import given
+from hypothesis import strategies as st
+
+import lab.model.validation as validation
+from lab.model import FakeMessagesAPI, ScriptedModel, tool_use, turn, validate_messages
+from lab.model.history import RequestLog
+
+URL = "http://fake-anthropic.lab/v1/messages"
+
+
+def post(api, messages, **fields):
+    body = {"model": "m", "max_tokens": 9, "messages": messages, **fields}
+    return api(httpx2.Request("POST", URL, content=json.dumps(body).encode()))
+
+
+def conversation(turns):
+    """The histories a harness sends over `turns` tool-calling turns: each the last plus two."""
+    messages = [{"role": "user", "content": "go"}]
+    sent = [list(messages)]
+    for n in range(turns):
+        call = {"type": "tool_use", "id": f"toolu_{n}", "name": "bash", "input": {}}
+        answer = {"type": "tool_result", "tool_use_id": f"toolu_{n}", "content": "ok"}
+        messages += [
+            {"role": "assistant", "content": [call]},
+            {"role": "user", "content": [answer]},
+        ]
+        sent.append(list(messages))
+    return sent
+
+
+def answering():
+    return FakeMessagesAPI(ScriptedModel(lambda request: turn("ok")))
+
+
+def test_a_history_already_judged_is_not_judged_again(monkeypatch):
+    judged = []
+    real = validation.message_problem
+    monkeypatch.setattr(validation, "message_problem", lambda n, m: judged.append(n) or real(n, m))
+    api = answering()
+    sent = conversation(50)
+    for messages in sent:
+        assert post(api, messages).status_code == 200
+    # Each message is judged once, when it first arrives: 101, not the 2,601 of judging
+    # every request from scratch.
+    assert judged == list(range(len(sent[-1])))
+
+
+def test_a_history_that_changed_is_judged_again_from_the_start():
+    api = answering()
+    first, second, third = conversation(2)
+    assert post(api, second).status_code == 200
+    rewritten = copy.deepcopy(third)
+    rewritten[2]["content"][0]["tool_use_id"] = "toolu_9"  # an old message, changed
+    response = post(api, rewritten)
+    assert response.status_code == 400
+    assert (
+        "unexpected `tool_use_id` found in `tool_result` blocks: toolu_9"
+        in (response.json()["error"]["message"])
+    )
+    trimmed = third[2:]  # a history trimmed at the front starts again
+    assert post(api, trimmed).json()["error"]["message"].startswith("messages.0.content.0: unexp")
+
+
+message = st.sampled_from(
+    [
+        {"role": "user", "content": "hi"},
+        {"role": "user", "content": []},
+        {"role": "assistant", "content": "sure"},
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t1", "name": "b", "input": {}}],
+        },
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t2", "name": "b", "input": {}}],
+        },
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1"}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t2"}]},
+        {"role": "system", "content": "note"},
+        {"role": "robot", "content": "beep"},
+    ]
+)
+
+
+@given(st.lists(message, max_size=8), st.lists(st.integers(0, 8), min_size=1, max_size=6))
+def test_verdicts_are_those_of_judging_each_request_from_scratch(history, cuts):
+    # Requests that grow, shrink and grow again along one history.
+    api = answering()
+    for cut in cuts:
+        messages = history[:cut]
+        expected = validate_messages(messages)
+        response = post(api, messages)
+        if expected is None:
+            assert response.status_code == 200, response.json()
+        else:
+            assert response.json()["error"]["message"] == expected[1]
+
+
+def test_the_request_log_keeps_each_message_once():
+    api = FakeMessagesAPI(ScriptedModel([turn(tool_use("bash"))] * 4))
+    for messages in conversation(3):
+        post(api, messages, tools=[{"name": "bash", "input_schema": {"type": "object"}}])
+    first, *_, last = api.requests
+    assert [len(r["messages"]) for r in api.requests] == [1, 3, 5, 7]
+    assert last["messages"][0] is first["messages"][0]  # shared, not copied
+    assert last["tools"] is first["tools"]  # an unchanged field is kept once
+    assert api.requests == [
+        {"model": "m", "max_tokens": 9, "messages": m, "tools": first["tools"]}
+        for m in conversation(3)
+    ]
+    log = RequestLog()
+    log.extend([{"model": "m", "messages": [{"role": "user", "content": "x"}]}, {"oops": 1}])
+    assert list(log) == [
+        {"model": "m", "messages": [{"role": "user", "content": "x"}]},
+        {"oops": 1},
+    ]
+    assert log[-1] == {"oops": 1} and len(log[0:1]) == 1

@@ -1,0 +1,138 @@
+"""The loopback server: any path prefix and query, polite probes, real stream headers, chunks
+written as produced, and a dropped stream that really drops."""
+
+import socket
+import threading
+
+import anthropic
+import httpx2
+import pytest
+
+from lab.model import FakeMessagesAPI, ScriptedModel, tool_use, turn
+from lab.model.server import FakeServer
+
+ASK = [{"role": "user", "content": "hi"}]
+SSE = {"content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache"}
+
+
+def test_any_path_prefix_and_query_a_client_adds_reaches_the_api():
+    api = FakeMessagesAPI(ScriptedModel([turn("one"), turn("two"), turn("three")]))
+    with FakeServer(api) as server:
+        plain = anthropic.Anthropic(api_key="k", base_url=server.url, max_retries=0)
+        prefixed = anthropic.Anthropic(
+            api_key="k", base_url=f"{server.url}/anthropic", max_retries=0
+        )
+        # The beta client posts to /v1/messages?beta=true.
+        beta = plain.beta.messages.create(model="m", max_tokens=5, messages=ASK)
+        proxied = prefixed.messages.create(model="m", max_tokens=5, messages=ASK)
+        with plain.messages.stream(model="m", max_tokens=5, messages=ASK) as stream:
+            streamed = stream.get_final_message()
+    assert [m.content[0].text for m in (beta, proxied, streamed)] == ["one", "two", "three"]
+    assert api.rejections == []
+
+
+def test_get_and_head_probes_are_answered_and_the_server_keeps_serving():
+    api = FakeMessagesAPI(ScriptedModel([turn("still here")]))
+    with FakeServer(api) as server, httpx2.Client(base_url=server.url) as http:
+        assert http.head("/").status_code == 200
+        assert http.get("/").status_code == 200
+        assert http.head("/v1/messages").status_code == 200
+        models = http.get("/v1/models?limit=20")
+        assert models.status_code == 200 and models.json()["data"][0]["id"] == "claude-lab-1"
+        after = http.post("/v1/messages", json={"model": "m", "max_tokens": 5, "messages": ASK})
+    assert after.status_code == 200 and after.json()["content"][0]["text"] == "still here"
+
+
+def test_a_stream_has_the_real_headers_and_is_chunked():
+    api = FakeMessagesAPI(ScriptedModel([turn("hello there", tool_use("bash", {"c": "ls"}))]))
+    body = {"model": "m", "max_tokens": 5, "messages": ASK, "stream": True}
+    with FakeServer(api) as server, httpx2.Client(base_url=server.url) as http:
+        with http.stream("POST", "/v1/messages", json=body) as response:
+            events = response.read()
+    assert response.status_code == 200
+    for name, value in SSE.items():
+        assert response.headers[name] == value
+    assert response.headers["transfer-encoding"] == "chunked"
+    assert "content-length" not in response.headers
+    assert response.headers["request-id"] == "req_001"
+    assert events.startswith(b"event: message_start\n") and events.endswith(b'message_stop"}\n\n')
+
+
+def gated_stream(gate: threading.Event, produced: list[str], *, drop: bool = False):
+    """A handler whose streamed body waits at the gate after its first event."""
+
+    def events():
+        produced.append("first")
+        yield b'event: ping\ndata: {"type":"ping"}\n\n'
+        gate.wait(timeout=5)
+        produced.append("second")
+        yield b'event: content_block_delta\ndata: {"type":"content_blo'
+        if drop:
+            raise httpx2.RemoteProtocolError(
+                "peer closed connection without sending complete message body "
+                "(incomplete chunked read)"
+            )
+        yield b'ck_delta"}\n\n'
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        return httpx2.Response(200, headers=SSE, content=events())
+
+    return handler
+
+
+def test_chunks_are_written_as_the_answer_produces_them():
+    gate, produced = threading.Event(), []
+    with FakeServer(gated_stream(gate, produced)) as server, httpx2.Client() as http:
+        with http.stream("POST", f"{server.url}/v1/messages", content=b"{}") as response:
+            chunks = response.iter_raw()
+            first = next(chunks)
+            # The first event reached the client while the answer was still held at the gate.
+            assert produced == ["first"] and first.startswith(b"event: ping")
+            gate.set()
+            rest = b"".join(chunks)
+    assert rest.endswith(b'ck_delta"}\n\n') and produced == ["first", "second"]
+
+
+def test_a_dropped_stream_closes_the_socket_without_the_terminating_chunk():
+    gate, produced = threading.Event(), []
+    gate.set()
+    with FakeServer(gated_stream(gate, produced, drop=True)) as server:
+        port = int(server.url.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as raw:
+            raw.sendall(b"POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}")
+            received = b""
+            while data := raw.recv(65536):  # b"": the server closed the connection
+                received += data
+    head, _, body = received.partition(b"\r\n\r\n")
+    assert b"transfer-encoding: chunked" in head.lower()
+    assert body.endswith(b'{"type":"content_blo\r\n')  # the last chunk written, in full
+    assert not body.endswith(b"0\r\n\r\n")  # and never the chunk that ends the body
+
+
+def test_through_the_sdk_a_dropped_stream_is_an_incomplete_chunked_read():
+    gate, produced = threading.Event(), []
+    gate.set()
+    with FakeServer(gated_stream(gate, produced, drop=True)) as server:
+        client = anthropic.Anthropic(api_key="k", base_url=server.url, max_retries=0)
+        with pytest.raises(httpx2.RemoteProtocolError, match="incomplete chunked read"):
+            with client.messages.stream(model="m", max_tokens=5, messages=ASK) as stream:
+                stream.get_final_message()
+
+
+def test_the_scripts_dropped_stream_and_stream_error_cross_the_socket_as_they_are():
+    from lab.model import stream_dropped, stream_error
+
+    calls = turn("Cleaning up.", tool_use("clean", {"path": "/workspace", "dry_run": True}))
+    api = FakeMessagesAPI(ScriptedModel([stream_dropped(calls, block=1), stream_error(calls)]))
+    with FakeServer(api) as server:
+        client = anthropic.Anthropic(api_key="k", base_url=server.url, max_retries=0)
+        seen = []
+        with pytest.raises(httpx2.RemoteProtocolError, match="incomplete chunked read"):
+            with client.messages.stream(model="m", max_tokens=5, messages=ASK) as stream:
+                for event in stream:
+                    seen.append(event.type)
+        assert "content_block_delta" in seen and "message_stop" not in seen  # cut mid-answer
+        with pytest.raises(anthropic.APIStatusError, match="Overloaded"):
+            with client.messages.stream(model="m", max_tokens=5, messages=ASK) as stream:
+                stream.get_final_message()
+    assert [f.error_type for f in api.faults] == ["connection_dropped", "overloaded_error"]
