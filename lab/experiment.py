@@ -217,12 +217,12 @@ def import_experiment(path: Path) -> Any:
 def load_file(path: Path) -> Experiment:
     """Import one experiment file and check every field; each problem is one FILE:LINE line."""
     experiment = import_experiment(path)
-    lines = SourceLines(path)
     if not isinstance(experiment, Experiment):
-        where = lines.line(("EXPERIMENT",))
+        where = SourceLines(path).line(("EXPERIMENT",))
         kind = type(experiment).__name__
         raise ExperimentFileError(f"{path}:{where}: EXPERIMENT is a {kind}, not an Experiment(...)")
     if problems := experiment.problems():
+        lines = SourceLines(path)  # parsed only now: a well-formed file is not read twice
         located = sorted((lines.line(where), i, why) for i, (where, why) in enumerate(problems))
         raise ExperimentFileError(*(f"{path}:{line}: {why}" for line, _, why in located))
     return replace(experiment, path=path)

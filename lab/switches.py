@@ -8,6 +8,7 @@ and the kill matrix can show them. `Switches.course()` is the course as pinned.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, get_type_hints
@@ -385,9 +386,14 @@ VALUE_READERS: dict[type, tuple[Callable[[str], Any], str]] = {
 }
 
 
+@functools.cache
+def switch_types() -> dict[str, type]:
+    """Each flag's declared type (the annotations are strings: resolved once)."""
+    return get_type_hints(Switches)
+
+
 def switch_type(name: str) -> type:
-    """The type a flag is declared with (the annotations are strings: resolve them)."""
-    return get_type_hints(Switches)[name]
+    return switch_types()[name]
 
 
 class SwitchValueError(ValueError):
