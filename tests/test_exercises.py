@@ -128,9 +128,7 @@ def test_lab_check_exit_codes_and_output(tmp_path, capsys):
         == 0
     )
     assert "2 of 2 checks pass" in capsys.readouterr().out
-    assert (
-        main(["check", "m5_stop_hook", "--file", str(starters_dir() / "m5_stop_hook.py")]) == 1
-    )
+    assert main(["check", "m5_stop_hook", "--file", str(starters_dir() / "m5_stop_hook.py")]) == 1
     out = capsys.readouterr().out
     assert "✗ fail" in out and "hint:" in out
 
