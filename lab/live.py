@@ -7,14 +7,19 @@ chooses runs in the virtual shell over the virtual disk, so nothing reaches the 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-import anthropic
-
-from lab.harness.loop import Harness
+from lab.errors import InputError
 from lab.harness.permissions import course_permissions
 from lab.scenario import Scenario, build_harness
 from lab.switches import Switches
 from lab.world import World
+
+if TYPE_CHECKING:
+    import anthropic
+
+    from lab.harness.loop import Harness
 
 DEMO_FILES = {
     "README.md": "# demo\nA small project for the agent to explore.\n",
@@ -22,16 +27,42 @@ DEMO_FILES = {
     "notes/todo.txt": "- write tests\n- tidy the build\n",
 }
 DEFAULT_MODEL = "claude-sonnet-4-5"
+ANSWERS = ("y", "n")
+NO_ANSWER_LEFT = "no answer left → deny"  # what the transcript shows once the list is used up
 
 
-class LiveError(Exception):
+class LiveError(InputError):
     """Live mode cannot start: one readable line saying why."""
+
+
+def human_answers(text: str) -> tuple[str, ...]:
+    """`y,n,y` as the human's answers; anything but y or n is refused."""
+    answers = tuple(a.strip().lower() for a in text.split(",") if a.strip())
+    wrong = [a for a in answers if a not in ANSWERS]
+    if wrong:
+        raise LiveError(
+            f"--human {text!r}: answers are y or n, separated by commas; not {wrong[0]!r}"
+        )
+    return answers
+
+
+def answering(answers: Sequence[str]) -> Callable[[str], str]:
+    """The human's answers in order; once they run out, every question is denied and the
+    transcript says so."""
+    left = list(answers)
+
+    def answer(question: str) -> str:
+        return left.pop(0) if left else NO_ANSWER_LEFT
+
+    return answer
 
 
 def live_client() -> anthropic.Anthropic:
     """A real client from the environment (ANTHROPIC_API_KEY, optional ANTHROPIC_BASE_URL)."""
     if not os.environ.get("ANTHROPIC_API_KEY"):
         raise LiveError("live mode needs ANTHROPIC_API_KEY in the environment")
+    import anthropic
+
     return anthropic.Anthropic(max_retries=2)
 
 
@@ -41,10 +72,12 @@ def live_run(
     *,
     model: str = DEFAULT_MODEL,
     switches: Switches | None = None,
-    human: tuple[str, ...] = (),
+    human: Sequence[str] = (),
     max_turns: int = 12,
 ) -> tuple[Harness, World]:
     """Run `prompt` against a real model on a fresh virtual world; returns the harness and world."""
+    import anthropic
+
     scenario = Scenario(
         script=[],  # unused: the model is real
         prompt=prompt,
@@ -52,7 +85,7 @@ def live_run(
         stream=True,
         max_turns=max_turns,
         permissions=course_permissions(),
-        human=human,
+        human=answering(human),
     )
     world = World.create(dict(scenario.files))
     harness = build_harness(scenario, switches or Switches(), world, client)

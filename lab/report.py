@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from rich import box
@@ -34,7 +34,9 @@ WORDS = {
         "bad": "✗ deviated",
         "takeaway": "takeaway",
         "summary": "{n} of {total} experiments reproduced their expected degradation.",
-        "rerun": "rerun: lab show {id}",
+        "rerun": "rerun: {command}",
+        "errors": "{n} could not run: the error is under its heading above.",
+        "error": "error",
         "baseline": "baseline",
         "degraded": "degraded",
         "reference": "the reference harness",
@@ -56,7 +58,9 @@ WORDS = {
         "bad": "✗ 偏离",
         "takeaway": "口播落点",
         "summary": "{total} 个实验中 {n} 个复现了预期的退化。",
-        "rerun": "重跑：lab show {id}",
+        "rerun": "重跑：{command}",
+        "errors": "{n} 个实验无法运行：错误写在各自标题下。",
+        "error": "错误",
         "baseline": "基线",
         "degraded": "退化",
         "reference": "参考实现",
@@ -172,9 +176,27 @@ def heading(experiment: Experiment, lang: str) -> Text:
     )
 
 
+def baseline_text(base: Switches, lang: str = "en") -> Text:
+    """A changed baseline, e.g. `baseline: Switches(trust_stop_reason=False → True)`."""
+    reference = Switches()
+    changes = ", ".join(
+        f"{name}={getattr(reference, name)} → {value}" for name, value in base.differences().items()
+    )
+    w = WORDS[lang]
+    return Text(f"{w['baseline']}{w[':']}Switches({changes})", "bold yellow")
+
+
 def outcome_view(outcome: Outcome, lang: str = "en") -> RenderableType:
     w = WORDS[lang]
     experiment = outcome.experiment
+    if outcome.error is not None:
+        return Group(
+            prose(heading(experiment, lang), lang),
+            Padding(
+                Text(f"{w['switch']}{w[':']}{flips_text(dict(experiment.flips))}"), (0, 0, 0, 2)
+            ),
+            Padding(Text(f"✗ {w['error']}{w[':']}{outcome.error}", "bold red"), (0, 0, 1, 2)),
+        )
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     for column in ("observable", "before", "after", "expected", "verdict"):
         table.add_column(w[column])
@@ -191,46 +213,104 @@ def outcome_view(outcome: Outcome, lang: str = "en") -> RenderableType:
     )
 
 
-def summary_view(outcomes: list[Outcome], lang: str = "en") -> RenderableType:
+def summary_view(outcomes: list[Outcome], lang: str = "en", reruns: bool = True) -> RenderableType:
+    """How many reproduced (and how many could not run); with `reruns`, the rerun lines."""
     w = WORDS[lang]
     n = sum(o.reproduced for o in outcomes)
     lines = [Text(w["summary"].format(n=n, total=len(outcomes)), "bold")]
-    lines += [
-        Text(w["rerun"].format(id=o.experiment.id), "red") for o in outcomes if not o.reproduced
+    if errors := sum(o.error is not None for o in outcomes):
+        lines.append(Text(w["errors"].format(n=errors), "bold red"))
+    return Group(*lines, *(rerun_lines(outcomes, lang) if reruns else []))
+
+
+def rerun_lines(
+    outcomes: list[Outcome],
+    lang: str = "en",
+    command: Callable[[str], str] = lambda ident: f"lab show {ident}",
+) -> list[Text]:
+    """For each experiment that did not reproduce, the command that reruns it. Print them
+    with `soft_wrap=True`: a command is never wrapped or cut."""
+    w = WORDS[lang]
+    return [
+        Text(w["rerun"].format(command=command(o.experiment.id)), "red")
+        for o in outcomes
+        if not o.reproduced
     ]
-    return Group(*lines)
+
+
+def outcome_json(o: Outcome) -> dict[str, Any]:
+    """One experiment's verdict as JSON (its schema is in the README)."""
+    return {
+        "id": o.experiment.id,
+        "mechanism": o.experiment.mechanism,
+        "grade": o.experiment.grade,
+        "source": o.experiment.source,
+        "title": dict(o.experiment.title),
+        "takeaway": dict(o.experiment.takeaway),
+        "flips": dict(o.experiment.flips),
+        "base": o.base.differences(),
+        "reproduced": o.reproduced,
+        "error": o.error,
+        "observables": [
+            {
+                "name": r.observable,
+                "before": r.before,
+                "after": r.after,
+                "expected_before": r.expected_before,
+                "expected_after": r.expected_after,
+                "ok": r.ok,
+            }
+            for r in o.rows
+        ],
+    }
 
 
 def outcomes_json(outcomes: list[Outcome]) -> dict[str, Any]:
     return {
-        "experiments": [
-            {
-                "id": o.experiment.id,
-                "mechanism": o.experiment.mechanism,
-                "grade": o.experiment.grade,
-                "source": o.experiment.source,
-                "title": dict(o.experiment.title),
-                "takeaway": dict(o.experiment.takeaway),
-                "flips": dict(o.experiment.flips),
-                "base": o.base.differences(),
-                "reproduced": o.reproduced,
-                "observables": [
-                    {
-                        "name": r.observable,
-                        "before": r.before,
-                        "after": r.after,
-                        "expected_before": r.expected_before,
-                        "expected_after": r.expected_after,
-                        "ok": r.ok,
-                    }
-                    for r in o.rows
-                ],
-            }
-            for o in outcomes
-        ],
+        "experiments": [outcome_json(o) for o in outcomes],
         "reproduced": sum(o.reproduced for o in outcomes),
         "total": len(outcomes),
     }
+
+
+def run_json(run: Any) -> dict[str, Any] | None:
+    """One run as JSON: why it ended, every trace event (its class name under "event") and
+    the final messages."""
+    if run is None:
+        return None
+    events = [{"event": type(e).__name__, **asdict(e)} for e in run.trace]
+    return {"ended": run.ended, "events": events, "messages": run.messages}
+
+
+def show_json(outcome: Outcome) -> dict[str, Any]:
+    """`lab show --json`: the verdict and both runs."""
+    return {
+        **outcome_json(outcome),
+        "runs": {"baseline": run_json(outcome.before), "degraded": run_json(outcome.after)},
+    }
+
+
+def experiments_view(experiments: list[Experiment], lang: str = "en") -> RenderableType:
+    """`lab list`: per mechanism, each experiment's id, switch and evidence grade, title and
+    takeaway. Titles and takeaways wrap (Chinese by its own line-breaking rules), never cut."""
+    tables = []
+    for mechanism, names in MECHANISMS.items():
+        group = [e for e in experiments if e.mechanism == mechanism]
+        if not group:
+            continue
+        table = Table(
+            title=f"{mechanism} · {names[0]} · {names[1]}", title_justify="left", expand=True
+        )
+        table.add_column("id", no_wrap=True)
+        table.add_column("switch · grade", no_wrap=True)
+        table.add_column("title · takeaway", overflow="fold")
+        for e in group:
+            flips = [f"{name}={value}" for name, value in e.flips.items()]
+            switch = "\n".join([*flips, grade_label(e.grade, lang)])
+            text = Group(prose(Text(e.title[lang], "bold"), lang), prose(e.takeaway[lang], lang))
+            table.add_row(e.id, switch, text)
+        tables.append(table)
+    return Group(*tables)
 
 
 # -- one run, turn by turn ------------------------------------------------------------------
@@ -259,6 +339,8 @@ def experiment_runs_view(outcome: Outcome, lang: str = "en") -> RenderableType:
     named at the top, the trays on the clock when any ran in parallel, then the verdict."""
     w = WORDS[lang]
     experiment = outcome.experiment
+    if outcome.before is None or outcome.after is None:
+        return outcome_view(outcome, lang)  # the experiment's own code raised: its error
     flips = flips_text(dict(experiment.flips))
     base = flips_text(outcome.base.differences()) or w["reference"]
     titles = (
@@ -379,17 +461,47 @@ def outcomes_table(outcomes: list[Outcome], lang: str = "en") -> RenderableType:
     return Group(table, summary_view(outcomes, lang))
 
 
-def switches_view(switches: Switches | None = None) -> RenderableType:
-    """The switchboard: every flag, its value, the mechanism and experiments, the fault."""
-    switches = switches or Switches()
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for column in ("switch", "value", "mechanism", "grade", "experiments", "fault when flipped"):
+def switches_view() -> RenderableType:
+    """The switchboard: every flag with its mechanism, evidence grade, reference and course
+    values, its experiments and the fault it injects."""
+    reference, course = Switches(), Switches.course()
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_lines=True)
+    table.add_column("switch", overflow="fold", ratio=2)
+    for column in ("mechanism", "grade", "reference", "course", "experiments"):
         table.add_column(column, overflow="fold")
+    table.add_column("fault it injects", overflow="fold", ratio=5)
     for name in switch_names():
         info = switch_info(name)
-        value, grade = str(getattr(switches, name)), grade_label(info["grade"])
-        table.add_row(name, value, info["mechanism"], grade, info["experiments"], info["fault"])
+        table.add_row(
+            name,
+            info["mechanism"],
+            grade_label(info["grade"]),
+            str(getattr(reference, name)),
+            str(getattr(course, name)),
+            info["experiments"],
+            info["fault"],
+        )
     return table
+
+
+def switches_json() -> list[dict[str, Any]]:
+    """`lab switches --json`: every flag and what it documents (schema in the README)."""
+    reference, course = Switches(), Switches.course()
+    return [
+        {
+            "name": name,
+            "mechanism": info["mechanism"],
+            "grade": info["grade"],
+            "reference": getattr(reference, name),
+            "course": getattr(course, name),
+            "course_why": info["course_why"],
+            "experiments": [e.strip() for e in info["experiments"].split(",") if e.strip()],
+            "reader": info["reader"],
+            "fault": info["fault"],
+        }
+        for name in switch_names()
+        for info in [switch_info(name)]
+    ]
 
 
 def blocks_of(message: dict[str, Any] | None, kind: str, key: str) -> set[str]:

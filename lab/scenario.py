@@ -10,20 +10,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import anthropic
-
 from lab.harness.hooks import Hook
-from lab.harness.layers import Layers
-from lab.harness.loop import Harness
 from lab.harness.permissions import Human, Permissions
 from lab.harness.tools import ContractError, Tool, ToolRegistry
-from lab.model import ApiError, FakeMessagesAPI, Responder, ScriptedModel, Turn, make_client
+from lab.model import ApiError, Responder, ScriptedModel, Turn
 from lab.switches import Switches
 from lab.trace import ToolRefused, Trace
 from lab.world import World, course_tools
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the SDK is imported only when a run starts: writing a scenario is quick
+    import anthropic
+
+    from lab.harness.loop import Harness
     from lab.harness.retry import Wait
+    from lab.model.fake_api import FakeMessagesAPI
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,9 @@ def build_harness(
     """The harness for a scenario, wired to `client` (fake or real) and acting on `world`;
     its retries wait on the world's virtual clock unless `wait` says otherwise (a real model
     is waited for with `lab.harness.retry.real_wait`)."""
+    from lab.harness.layers import Layers  # it names the SDK's types, and the loop uses the SDK
+    from lab.harness.loop import Harness
+
     trace = Trace()
     registry = ToolRegistry(check_contract=switches.contract_checked)
     for tool in [*tools_for(world, switches), *scenario.tools(world)]:
@@ -117,6 +120,9 @@ def run_safely(harness: Harness, prompt: str) -> str:
 
 def run_scenario(scenario: Scenario, switches: Switches | None = None) -> Run:
     """One run of the scenario's script through the real SDK against the fake API."""
+    from lab.model.client import make_client
+    from lab.model.fake_api import FakeMessagesAPI
+
     switches = switches or Switches()
     world = World.create(dict(scenario.files))
     initial = world.snapshot()

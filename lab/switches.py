@@ -8,8 +8,10 @@ and the kill matrix can show them. `Switches.course()` is the course as pinned.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import Any, get_type_hints
 
 
 def flag(
@@ -364,3 +366,53 @@ def switch_names() -> list[str]:
 def switch_info(name: str) -> dict[str, str]:
     """The fault, mechanism, experiments, reader, course value, grade and source of one flag."""
     return dict(next(f.metadata for f in fields(Switches) if f.name == name))
+
+
+# -- a switch's value typed on a command line -----------------------------------------------
+BOOLEAN_WORDS = {
+    **dict.fromkeys(("true", "yes", "on", "1"), True),
+    **dict.fromkeys(("false", "no", "off", "0"), False),
+}
+
+
+def _whole_number(word: str) -> int | None:
+    return int(word) if word.lstrip("-").isdigit() else None
+
+
+# The declared type of a flag -> how to read a word as that type (None: not one), what it accepts.
+VALUE_READERS: dict[type, tuple[Callable[[str], Any], str]] = {
+    bool: (BOOLEAN_WORDS.get, "true/false, yes/no, on/off or 1/0"),
+    int: (_whole_number, "a whole number"),
+}
+
+
+@functools.cache
+def switch_types() -> dict[str, type]:
+    """Each flag's declared type (the annotations are strings: resolved once)."""
+    return get_type_hints(Switches)
+
+
+def switch_type(name: str) -> type:
+    return switch_types()[name]
+
+
+class SwitchValueError(ValueError):
+    """An unknown switch, or a value that does not fit its declared type: one readable line."""
+
+
+def parse_switch_value(name: str, text: str) -> Any:
+    """`text` as a value of the switch `name`, read strictly by the flag's declared type:
+    a bool accepts true/false, yes/no, on/off, 1/0 in any case, and nothing else."""
+    if name not in switch_names():
+        known = ", ".join(switch_names())
+        raise SwitchValueError(f"unknown switch {name!r}; known switches: {known}")
+    declared = switch_type(name)
+    if declared not in VALUE_READERS:
+        return text  # a text-valued flag takes the word as it is
+    read, accepted = VALUE_READERS[declared]
+    value = read(text.strip().lower())
+    if value is None:
+        raise SwitchValueError(
+            f"switch {name}: {text!r} is not a {declared.__name__}; use {accepted}"
+        )
+    return value

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 
 import pytest
-from hypothesis import settings
+
+# Hypothesis keeps its example database and caches in `.hypothesis/` of the working directory
+# unless told otherwise (read on first use, so before any test runs): a temp folder instead,
+# removed when the session ends. Tests write nothing outside a temporary folder.
+_HYPOTHESIS_HOME = tempfile.mkdtemp(prefix="lab-tests-hypothesis-")
+os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = _HYPOTHESIS_HOME
+atexit.register(shutil.rmtree, _HYPOTHESIS_HOME, ignore_errors=True)
+
+from hypothesis import settings  # noqa: E402  (after its storage is chosen)
 
 # CI sets CI=true and hypothesis then loads its own `ci` profile; derive, never re-register it.
 # 50 examples per property keep the whole property suite under a minute on two cores; the
@@ -38,26 +48,49 @@ _FORBIDDEN = {
 _TMP = os.path.realpath(tempfile.gettempdir())
 
 
+class HostLeak(BaseException):
+    """Raised by the guard inside the forbidden call, so the call never happens; a
+    BaseException, so no `except Exception` in the lab can swallow it."""
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
 def _loopback(address: object) -> bool:
     host = address[0] if isinstance(address, tuple) else address
     return host in ("127.0.0.1", "::1", "localhost")
 
 
+def _writing(mode: object, flags: int) -> bool:
+    if isinstance(mode, str):
+        return any(c in mode for c in "wax+")
+    return bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND))
+
+
+def _leak(event: str, args: tuple) -> str | None:
+    """What is wrong with this audit event, or None when it is harmless."""
+    if event == "socket.connect" and _loopback(args[1]):
+        return None  # the loopback fake server is part of the lab, not the host's network
+    if event in _FORBIDDEN:
+        return f"{event}{args!r:.120}"
+    if event == "open" and isinstance(args[0], str) and _writing(args[1], args[2]):
+        path = os.path.realpath(args[0])
+        # Allowed: the temp folder, but not the current folder or the home folder when a
+        # test moved them inside it (unless they hold the whole temp folder, as / would).
+        mine = [os.path.realpath(f) for f in (os.getcwd(), os.path.expanduser("~"))]
+        forbidden = [f for f in mine if not _inside(_TMP, f)]
+        if not _inside(path, _TMP) or any(_inside(path, f) for f in forbidden):
+            return f"open({args[0]!r}, {args[1]!r})"
+    return None
+
+
 def _audit(event: str, args: tuple) -> None:
     if not _GUARD["on"]:
         return
-    if event == "socket.connect" and _loopback(args[1]):
-        return  # the loopback fake server is part of the lab, not the host's network
-    if event in _FORBIDDEN:
-        _GUARD["seen"].append(f"{event}{args!r:.120}")
-    elif event == "open":
-        path, mode, flags = args
-        if isinstance(mode, str):
-            writing = any(c in mode for c in "wax+")
-        else:
-            writing = bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND))
-        if writing and isinstance(path, str) and not os.path.realpath(path).startswith(_TMP):
-            _GUARD["seen"].append(f"open({path!r}, {mode!r})")
+    if (leak := _leak(event, args)) is not None:
+        _GUARD["seen"].append(leak)
+        raise HostLeak(leak)
 
 
 sys.addaudithook(_audit)
@@ -65,10 +98,35 @@ sys.addaudithook(_audit)
 
 @pytest.fixture
 def host_guard():
-    """Records every subprocess, socket connection, deletion or write outside the temp dir."""
+    """Records and stops every subprocess, socket connection, deletion or write outside the
+    temp folder (or inside the current or home folder): the forbidden call raises HostLeak
+    before it happens. Python writes no bytecode caches meanwhile (they are not the lab's)."""
     _GUARD["seen"] = []
     _GUARD["on"] = True
+    bytecode, sys.dont_write_bytecode = sys.dont_write_bytecode, True
     try:
         yield _GUARD["seen"]
     finally:
         _GUARD["on"] = False
+        sys.dont_write_bytecode = bytecode
+
+
+@pytest.fixture
+def lab(capsys, monkeypatch):
+    """Run `lab ARGV...` in-process at 100 columns; returns (exit code, stdout, stderr)."""
+    from lab.cli import main
+
+    monkeypatch.setenv("COLUMNS", "100")
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+@pytest.fixture
+def host_leak() -> type[BaseException]:
+    """The exception the host guard raises inside a forbidden call."""
+    return HostLeak

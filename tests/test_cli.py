@@ -9,13 +9,15 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
 
-from lab.cli import main
 from lab.experiment import experiments_dir, load_all
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,6 +29,14 @@ ROW_ID = re.compile(r"^│ (D\d+[a-z]?) +│")
 def flat(text: str) -> str:
     """Whitespace folded, so a message rich wrapped across lines can still be found."""
     return " ".join(text.split())
+
+
+def one_error_line(err: str) -> str:
+    """The single `lab: error: ...` line a usage error prints on stderr."""
+    lines = err.splitlines()
+    assert len(lines) == 1, f"expected one stderr line, got {len(lines)}:\n{err}"
+    assert lines[0].startswith("lab: error: "), lines[0]
+    return lines[0]
 
 
 def table_ids(text: str) -> list[str]:
@@ -96,26 +106,6 @@ def test_run_text_is_byte_identical_across_processes(subprocess_runs):
 
 
 # -- in-process ------------------------------------------------------------------------------
-@pytest.fixture
-def lab(capsys, monkeypatch):
-    """Run `lab ARGV...` in-process; returns (exit code, stdout, stderr)."""
-    monkeypatch.setenv("COLUMNS", "100")
-
-    def run(*argv: str) -> tuple[int, str, str]:
-        code = main(list(argv))
-        out, err = capsys.readouterr()
-        return code, out, err
-
-    return run
-
-
-def one_line(err: str) -> str:
-    lines = err.splitlines()
-    assert len(lines) == 1, f"expected one stderr line, got {len(lines)}:\n{err}"
-    assert lines[0].startswith("lab: error: ")
-    return lines[0]
-
-
 def test_run_selected_ids_runs_just_those(lab):
     code, out, err = lab("run", "--json", "D1", "d4")
     assert code == 0 and err == ""
@@ -136,7 +126,7 @@ def test_unknown_id_is_a_usage_error_naming_the_known_ids(lab):
     code, out, err = lab("run", "D1", "D99")
     assert code == 2
     assert out == ""  # D1 did not run and print before the error
-    line = one_line(err)
+    line = one_error_line(err)
     assert "D99" in line
     for experiment_id in IDS:
         assert re.search(rf"\b{experiment_id}\b", line), experiment_id
@@ -158,13 +148,13 @@ def test_bad_flags_are_usage_errors_on_one_line(lab, argv):
     code, out, err = lab(*argv)
     assert code == 2
     assert out == ""
-    one_line(err)
+    one_error_line(err)
 
 
 def test_unknown_switch_is_a_usage_error_naming_the_known_switches(lab):
     code, out, err = lab("run", "--switch", "bogus=1", "D1")
     assert code == 2 and out == ""
-    line = one_line(err)
+    line = one_error_line(err)
     assert "bogus" in line and "trust_stop_reason" in line and "stop_hook_guard" in line
 
 
@@ -192,7 +182,7 @@ def test_a_malformed_file_in_dir_is_one_line_with_its_path_and_nothing_is_writte
     code, out, err = lab("run", "--dir", str(tmp_path))
     assert code == 2
     assert out == ""  # not even the well-formed experiment ran
-    assert str(bad) in one_line(err)
+    assert err.splitlines() == [f"{bad}:1: syntax error: '(' was never closed"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["d04_copy.py", "d99_bad.py"]
 
 
@@ -263,3 +253,227 @@ def test_compare_course_lists_the_course_gaps_experiments_only(lab):
 def test_compare_is_deterministic_in_process(lab):
     first = lab("compare", "course")
     assert lab("compare", "course") == first
+
+
+# -- switch values: strict, by the switch's declared type ------------------------------------
+@pytest.mark.parametrize("word", ["false", "False", "NO", "off", "0"])
+def test_a_false_word_leaves_trust_stop_reason_off_and_d1_reproduces(lab, word):
+    code, out, err = lab("run", "--switch", f"trust_stop_reason={word}", "D1")
+    assert (code, err) == (0, "")
+    assert "1 of 1 experiments reproduced" in out
+    assert "baseline:" not in out  # the baseline is the reference harness: nothing changed
+
+
+@pytest.mark.parametrize("word", ["true", "Yes", "ON", "1"])
+def test_a_true_word_turns_trust_stop_reason_on_and_says_so_above_the_results(lab, word):
+    code, out, err = lab("run", "--switch", f"trust_stop_reason={word}", "D1")
+    assert (code, err) == (1, "")
+    assert out.splitlines()[0] == "baseline: Switches(trust_stop_reason=False → True)"
+
+
+def test_pair_protection_false_is_no_longer_a_silent_reproduction(lab):
+    code, out, _ = lab("run", "--switch", "pair_protection=false", "D3")
+    assert code == 1 and "✗ deviated" in out and "✓ reproduced" not in out
+    assert out.startswith("baseline: Switches(pair_protection=True → False)\n")
+
+
+@pytest.mark.parametrize("value", ["maybe", "", "2", "truthy", "None"])
+def test_a_value_that_is_not_a_boolean_is_refused_naming_switch_value_and_words(lab, value):
+    code, out, err = lab("run", "--switch", f"pair_protection={value}", "D3")
+    assert code == 2 and out == ""
+    line = one_error_line(err)
+    assert "pair_protection" in line and repr(value) in line
+    assert all(word in line for word in ("true/false", "yes/no", "on/off", "1/0"))
+
+
+# -- folders ---------------------------------------------------------------------------------
+def test_dir_that_is_missing_a_file_or_empty_is_a_usage_error(lab, tmp_path):
+    a_file = tmp_path / "x.py"
+    a_file.write_text("")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    cases = {
+        str(tmp_path / "nope"): "does not exist",
+        str(a_file): "is a file",
+        str(empty): "holds no experiment file",
+    }
+    for folder, why in cases.items():
+        for argv in (
+            ["run", "--dir", folder],
+            ["run", "D1", "--dir", folder],
+            ["list", "--dir", folder],
+        ):
+            code, out, err = lab(*argv)
+            assert code == 2 and out == "", argv
+            line = one_error_line(err)
+            assert folder in line and why in line and "known ids" not in line
+
+
+# -- the rerun hint is the exact command -----------------------------------------------------
+def test_the_rerun_hint_carries_dir_and_switch_and_reruns_as_printed(lab, tmp_path):
+    folder = tmp_path / "my experiments"  # a space: the hint must quote it
+    folder.mkdir()
+    (folder / "d01_copy.py").write_text(
+        (experiments_dir() / "d01_trust_stop_reason.py").read_text()
+    )
+    code, out, _ = lab("run", "--dir", str(folder), "--switch", "trust_stop_reason=yes")
+    assert code == 1
+    (hint,) = [line for line in out.splitlines() if line.startswith("rerun: ")]
+    argv = shlex.split(hint.removeprefix("rerun: "))
+    assert argv[:3] == ["lab", "show", "D1"]
+    assert "--switch" in argv and "--dir" in argv and str(folder) in argv
+    code, out, err = lab(*argv[1:])
+    assert (code, err) == (1, "")  # it runs as printed, and deviates the same way
+    assert out.startswith("baseline: Switches(trust_stop_reason=False → True)")
+    assert "✗ deviated" in out
+
+
+def test_show_accepts_switch_and_dir(lab, tmp_path):
+    (tmp_path / "d04.py").write_text((experiments_dir() / "d04_gate_order_correct.py").read_text())
+    code, out, err = lab("show", "d4", "--dir", str(tmp_path), "--switch", "gate_order_correct=off")
+    assert (code, err) == (1, "")
+    assert "baseline (Switches.gate_order_correct = False)" in out
+
+
+# -- exit codes ------------------------------------------------------------------------------
+def test_help_and_version(lab):
+    code, out, err = lab("--help")
+    assert (code, err) == (0, "")
+    table = out.split("exit codes:", 1)[1]
+    for exit_code in ("0", "1", "2", "3", "130"):
+        assert re.search(rf"^  {exit_code} +\S", table, re.MULTILINE), exit_code
+    assert "closed pipe" in table
+    from lab import __version__
+
+    assert lab("--version") == (0, f"lab {__version__}\n", "")
+
+
+@pytest.mark.parametrize(
+    ("argv", "default"),
+    [(["matrix"], "(default: 100)"), (["matrix"], "(default: "), (["hunt"], "(default: 150)")],
+)
+def test_numeric_options_show_their_defaults(lab, argv, default):
+    code, out, _ = lab(*argv, "--help")
+    assert code == 0 and default in " ".join(out.split())
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["matrix", "--examples", "-5"],
+        ["matrix", "--examples", "0"],
+        ["matrix", "--jobs", "0"],
+        ["matrix", "--jobs", "-3"],
+        ["matrix", "--jobs", "two"],
+        ["hunt", "pair_protection", "--examples", "0"],
+        ["hunt", "pair_protection", "--invariant", "nope"],
+        ["live", "hello", "--max-turns", "0"],
+        ["live", "hello", "--human", "maybe,maybe"],
+        ["live", "hello", "--human", "y,yes"],
+    ],
+)
+def test_bad_numbers_and_answers_are_refused_before_anything_runs(lab, argv, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-never-used")
+    code, out, err = lab(*argv)
+    assert code == 2 and out == ""
+    one_error_line(err)
+
+
+def test_a_bug_is_exit_3_with_one_line_and_the_traceback_in_a_temp_file(lab, monkeypatch):
+    import lab.cli as cli
+
+    def broken(args, out):
+        raise ZeroDivisionError("the lab divided by zero")
+
+    monkeypatch.setitem(cli.COMMANDS, "list", broken)
+    code, out, err = lab("list")
+    assert code == 3 and out == ""
+    (line,) = err.splitlines()
+    assert line.startswith("lab: internal error") and "ZeroDivisionError" in line
+    path = Path(line.rsplit("traceback in ", 1)[1])
+    try:
+        assert path.parent == Path(tempfile.gettempdir())
+        report = path.read_text()
+        assert "Traceback (most recent call last)" in report and "def broken" not in line
+        assert 'raise ZeroDivisionError("the lab divided by zero")' in report
+    finally:
+        path.unlink()
+
+
+def test_ctrl_c_in_process_is_exit_130_in_one_line(lab, monkeypatch):
+    import lab.cli as cli
+
+    def interrupted(args, out):
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(cli.COMMANDS, "list", interrupted)
+    assert lab("list") == (130, "", "lab: interrupted\n")
+
+
+def test_a_ctrl_c_that_python_could_not_raise_is_delivered_again(lab, monkeypatch):
+    """A KeyboardInterrupt inside a __del__ (or a gc callback, as hypothesis's) is "ignored"
+    by Python, with a traceback; the lab raises it again at the next ordinary line."""
+    import lab.cli as cli
+
+    class Dropped:
+        def __del__(self) -> None:
+            raise KeyboardInterrupt
+
+    def command(args, out):
+        Dropped()  # its __del__ runs here, where the exception cannot propagate
+        for _ in range(500):
+            time.sleep(0.01)  # the interrupt arrives again during this wait (≤ 5 s)
+        return 0
+
+    monkeypatch.setitem(cli.COMMANDS, "list", command)
+    code, out, err = lab("list")
+    assert (code, err) == (130, "lab: interrupted\n")
+
+
+# -- live mode: y/n answers only; running out is said in the transcript ----------------------
+def test_live_answers_that_run_out_deny_and_say_so(lab, monkeypatch):
+    from lab.model import FakeMessagesAPI, ScriptedModel, text, tool_use, turn
+    from lab.model.server import FakeServer
+
+    asks_twice = [
+        turn(
+            tool_use("bash", {"command": "rm notes/todo.txt"}),  # destructive: ask
+            tool_use("bash", {"command": "rm README.md"}),
+        ),
+        turn(text("Done.")),
+    ]
+    api = FakeMessagesAPI(ScriptedModel(asks_twice))
+    with FakeServer(api) as server:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+        code, out, err = lab("live", "Tidy up.", "--human", "Y")
+    assert (code, err) == (0, "")
+    said = re.findall(r"human asked “[^”]*” → (y|n|no answer left → deny)\b", flat(out))
+    assert said == ["y", "no answer left → deny"], out
+
+
+def test_an_error_that_follows_a_ctrl_c_is_still_an_interrupt(lab, monkeypatch):
+    """A Ctrl-C inside an import comes out as a RuntimeError (from __set_name__), inside
+    hypothesis as a "flaky" failure: after a Ctrl-C, any error means exit 130, not a bug."""
+    import signal
+
+    import lab.cli as cli
+
+    def command(args, out):
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except KeyboardInterrupt as error:
+            raise RuntimeError("Error calling __set_name__") from error
+
+    monkeypatch.setitem(cli.COMMANDS, "list", command)
+    assert lab("list") == (130, "", "lab: interrupted\n")
+
+
+def test_the_defaults_in_help_are_the_searches_own():
+    import lab.cli as cli
+    import lab.testing.search as search
+
+    assert (cli.MATRIX_EXAMPLES, cli.HUNT_EXAMPLES) == (
+        search.MATRIX_EXAMPLES,
+        search.HUNT_EXAMPLES,
+    )

@@ -154,7 +154,7 @@ def test_every_switch_states_its_grade(name):
 
 def test_a_malformed_grade_is_one_readable_problem():
     bad = EXPERIMENTS["D1"].__class__(**{**EXPERIMENTS["D1"].__dict__, "grade": "四"})
-    assert any("grade '四'" in problem for problem in bad.problems())
+    assert any("grade '四'" in why for _, why in bad.problems())
 
 
 def test_lab_list_and_run_show_the_grade(capsys, monkeypatch):

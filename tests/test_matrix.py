@@ -4,12 +4,16 @@ reference harness breaks none; `lab matrix` and `lab hunt` end to end.
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from rich.cells import cell_len
 
 import lab.testing.commands as commands
 from lab.cli import main
 from lab.experiment import load_file, run_experiment
 from lab.switches import switch_names
+from lab.testing.invariants import INVARIANTS
 from lab.testing.search import hunt, kill_matrix, matrix_row
 
 
@@ -40,16 +44,41 @@ def test_a_row_is_the_same_every_time():
     }
 
 
-def test_lab_matrix_prints_the_table_and_the_score(matrix, monkeypatch, capsys):
+@pytest.mark.parametrize("width", [80, 100, 120])
+def test_lab_matrix_fits_the_terminal_with_a_legend(matrix, monkeypatch, capsys, width):
     monkeypatch.setattr(commands, "kill_matrix", lambda **_: matrix)  # computed once above
+    monkeypatch.setenv("COLUMNS", str(width))
     assert main(["matrix"]) == 0
     out, err = capsys.readouterr()
+    assert max(cell_len(line.rstrip()) for line in out.splitlines()) <= width
+    assert "…" not in out
     n = len(switch_names())
     assert f"score: {n}/{n} switches caught (100%)" in " ".join(out.split())
     for name in switch_names():
         assert f"{name}=" in out
-    assert "broken (" in out and "holds" in out
+    legend = " ".join(out.split("invariants:", 1)[1].split())
+    for number, invariant in enumerate(INVARIANTS, start=1):
+        assert f"{number}={invariant.name}" in legend
+    broken = {f"✗{f.size}" for row in matrix.rows for f in row.findings.values()}
+    assert broken and all(cell in out for cell in broken) and "·" in out
     assert "Traceback" not in err
+
+
+def test_lab_matrix_json(matrix, monkeypatch, capsys):
+    monkeypatch.setattr(commands, "kill_matrix", lambda **_: matrix)
+    assert main(["matrix", "--json", "--examples", "7"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["examples"] == 7
+    assert [i["name"] for i in report["invariants"]] == [i.name for i in INVARIANTS]
+    assert report["reference"] == {"broken": {}}
+    assert [r["switch"] for r in report["rows"]] == switch_names()
+    n = len(switch_names())
+    assert (report["caught"], report["total"], report["score"]) == (n, n, 1.0)
+    for row, shown in zip(matrix.rows, report["rows"], strict=True):
+        assert shown["caught"] is True and shown["value"] == row.value
+        assert {k: v["size"] for k, v in shown["broken"].items()} == {
+            k: f.size for k, f in row.findings.items()
+        }
 
 
 # ---- lab hunt ------------------------------------------------------------------------------
@@ -82,6 +111,21 @@ def test_hunt_refuses_to_overwrite_without_force(tmp_path, capsys):
     assert err.count("\n") == 1 and "--force" in err
     assert main(["hunt", "pair_protection", "--out", str(path), "--force", "--examples", "40"]) == 0
     assert load_file(path).id == "D3h"
+    # Overwriting keeps the id: the file it replaces does not count as taken.
+    assert main(["hunt", "pair_protection", "--out", str(path), "--force", "--examples", "40"]) == 0
+    assert load_file(path).id == "D3h"
+
+
+def test_two_hunts_into_one_folder_get_distinct_ids(tmp_path, capsys):
+    for name in ("first.py", "second.py", "third.py"):
+        assert (
+            main(["hunt", "pair_protection", "--examples", "40", "--out", str(tmp_path / name)])
+            == 0
+        )
+    ids = [load_file(tmp_path / name).id for name in ("first.py", "second.py", "third.py")]
+    assert ids == ["D3h", "D3h2", "D3h3"]
+    assert main(["run", "--dir", str(tmp_path)]) == 0  # the folder runs: no duplicate id
+    assert "3 of 3 experiments reproduced" in capsys.readouterr().out
 
 
 def test_hunt_names_the_known_switches_for_an_unknown_one(capsys):

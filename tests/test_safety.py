@@ -4,19 +4,48 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from lab.experiment import load_all, run_experiment
 from lab.model import text, tool_use, turn
 from lab.scenario import Scenario, run_scenario
 from lab.switches import Switches
 
 
-def test_the_guard_itself_catches_a_leak(host_guard, tmp_path):
-    os.system("true")
-    with open(os.path.expanduser("~/.lab-guard-probe"), "w"):
-        pass
-    os.remove(os.path.expanduser("~/.lab-guard-probe"))
-    assert any(e.startswith("os.system") for e in host_guard)
+@pytest.fixture
+def sandbox(tmp_path, monkeypatch):
+    """A temporary HOME and current folder: even a guard that failed would write only there."""
+    home, here = tmp_path / "home", tmp_path / "here"
+    home.mkdir()
+    here.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(here)
+    return home, here
+
+
+def test_the_guard_stops_a_command_before_it_runs(sandbox, host_guard, host_leak):
+    with pytest.raises(host_leak, match="os.system"):
+        os.system("touch ran-for-real")  # the guard raises inside the call, before the shell
+    assert host_guard and host_guard[0].startswith("os.system")
+    assert list(sandbox[1].iterdir()) == []
+
+
+@pytest.mark.parametrize("where", ["home", "current folder"])
+def test_the_guard_stops_writes_into_home_and_the_current_folder(
+    sandbox, host_guard, host_leak, where
+):
+    home, here = sandbox
+    path = os.path.expanduser("~/.lab-guard-probe") if where == "home" else "lab-guard-probe"
+    with pytest.raises(host_leak):
+        with open(path, "w"):
+            pass
     assert any("lab-guard-probe" in e for e in host_guard)
+    assert list(home.iterdir()) == [] and list(here.iterdir()) == []  # nothing was created
+
+
+def test_the_guard_lets_temp_files_through(tmp_path, host_guard):
+    (tmp_path / "scratch.txt").write_text("fine")
+    assert host_guard == []
 
 
 def test_every_experiment_runs_without_touching_the_host(host_guard):

@@ -1,59 +1,55 @@
-"""A scripted fake model served through the real anthropic SDK, judged like the real API."""
+"""A scripted fake model served through the real anthropic SDK, judged like the real API.
 
-from lab.model.client import make_client, scripted_client
-from lab.model.fake_api import FakeMessagesAPI, Rejection
-from lab.model.script import (
-    ApiError,
-    CutOff,
-    Fault,
-    ModelRequest,
-    Responder,
-    ScriptedModel,
-    ScriptExhausted,
-    Step,
-    StreamDropped,
-    StreamError,
-    Turn,
-    cut_off,
-    overloaded,
-    rate_limited,
-    server_error,
-    stream_dropped,
-    stream_error,
-    text,
-    tool_use,
-    turn,
-    turn_of,
-)
-from lab.model.sse import encode_stream
-from lab.model.validation import validate_messages
+The names below are loaded on first use (PEP 562 `__getattr__`): an experiment file that
+only writes a script (`from lab.model import turn, tool_use`) never imports the SDK.
+"""
 
-__all__ = [
-    "ApiError",
-    "CutOff",
-    "FakeMessagesAPI",
-    "Fault",
-    "ModelRequest",
-    "Rejection",
-    "Responder",
-    "ScriptExhausted",
-    "ScriptedModel",
-    "Step",
-    "StreamDropped",
-    "StreamError",
-    "Turn",
-    "cut_off",
-    "encode_stream",
-    "make_client",
-    "overloaded",
-    "rate_limited",
-    "scripted_client",
-    "server_error",
-    "stream_dropped",
-    "stream_error",
-    "text",
-    "tool_use",
-    "turn",
-    "turn_of",
-    "validate_messages",
-]
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# name -> the submodule that defines it
+EXPORTS = {
+    "make_client": "client",
+    "scripted_client": "client",
+    "FakeMessagesAPI": "fake_api",
+    "Rejection": "fake_api",
+    "ApiError": "script",
+    "CutOff": "script",
+    "Fault": "script",
+    "ModelRequest": "script",
+    "Responder": "script",
+    "ScriptExhausted": "script",
+    "ScriptedModel": "script",
+    "Step": "script",
+    "StreamDropped": "script",
+    "StreamError": "script",
+    "Turn": "script",
+    "cut_off": "script",
+    "overloaded": "script",
+    "rate_limited": "script",
+    "server_error": "script",
+    "stream_dropped": "script",
+    "stream_error": "script",
+    "text": "script",
+    "tool_use": "script",
+    "turn": "script",
+    "turn_of": "script",
+    "encode_stream": "sse",
+    "validate_messages": "validation",
+}
+
+__all__ = sorted(EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in EXPORTS:
+        raise AttributeError(f"module 'lab.model' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"lab.model.{EXPORTS[name]}"), name)
+    globals()[name] = value  # the next lookup is a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *EXPORTS])

@@ -7,10 +7,33 @@
   for the smallest counterexample, written out as an experiment file by `lab.testing.render`.
 - `lab.testing.catalog`: the named hooks, tools and human policies generated cases use.
 
-This package itself imports no hypothesis, so a hunted experiment file runs without it.
+This package itself imports no hypothesis, so a hunted experiment file runs without it; its
+names load on first use (PEP 562 `__getattr__`), so an experiment file that takes a tool from
+the catalog does not import the invariants (and through them the SDK).
 """
 
-from lab.testing.case import Case, RuleSet
-from lab.testing.invariants import BY_NAME, INVARIANTS, Invariant, broken, invariant_holds
+from __future__ import annotations
 
-__all__ = ["BY_NAME", "INVARIANTS", "Case", "Invariant", "RuleSet", "broken", "invariant_holds"]
+import importlib
+from typing import Any
+
+# name -> the submodule that defines it
+EXPORTS = {
+    "Case": "case",
+    "RuleSet": "case",
+    "BY_NAME": "invariants",
+    "INVARIANTS": "invariants",
+    "Invariant": "invariants",
+    "broken": "invariants",
+    "invariant_holds": "invariants",
+}
+
+__all__ = sorted(EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in EXPORTS:  # a submodule (`from lab.testing import catalog`) is imported instead
+        raise AttributeError(f"module 'lab.testing' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"lab.testing.{EXPORTS[name]}"), name)
+    globals()[name] = value
+    return value

@@ -193,13 +193,20 @@ def imports(case: Case) -> list[str]:
 
 
 def experiment_source(
-    switch: str, invariant: Invariant, case: Case, reason: str, before: Run, after: Run
+    switch: str,
+    invariant: Invariant,
+    case: Case,
+    reason: str,
+    before: Run,
+    after: Run,
+    ident: str | None = None,
 ) -> str:
-    """A ready-to-run experiment file: `lab run --dir <its folder>` reproduces it."""
+    """A ready-to-run experiment file: `lab run --dir <its folder>` reproduces it. Its id is
+    `ident`, by default the switch's (`experiment_id`)."""
     value = not getattr(Switches(), switch)
     info = switch_info(switch)
     mechanism = info["mechanism"].split("/")[0]
-    ident = experiment_id(switch)
+    ident = ident or experiment_id(switch)
     # Every invariant the flip breaks here (the hunted one first), then the plain symptoms.
     broken_too = [inv for inv, _ in broken(after) if inv is not invariant and holds(inv, before)]
     names = [inv.name for inv in [invariant, *broken_too]]

@@ -4,20 +4,26 @@ A search generates cases, runs each under one set of switches and checks every i
 the run; whenever one breaks, hypothesis shrinks the case, and the smallest failing case seen
 for each invariant is kept. It is deterministic (derandomized, no example database) and
 bounded (a fixed number of generated cases and of extra runs spent on shrinking), so `lab
-matrix` prints the same table every time.
+matrix` prints the same table every time. Nothing is written where it runs: hypothesis's own
+files (its cache of constants found in the code) go to a temp folder, removed afterwards.
 """
 
 from __future__ import annotations
 
+import functools
 import gc
+import importlib
 import multiprocessing
+import signal
+import tempfile
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from lab.model import Turn
 from lab.switches import Switches, switch_info, switch_names
@@ -46,6 +52,27 @@ BROKEN: dict[str, type[InvariantBroken]] = {
     inv.name: type(f"{inv.title.title().replace(' ', '')}Broken", (InvariantBroken,), {})
     for inv in INVARIANTS
 }
+
+
+_STORAGE: dict[str, str | None] = {"folder": None}  # the temp folder in use, if any
+
+
+@contextmanager
+def storage_in_temp() -> Iterator[None]:
+    """Point hypothesis's storage (by default `.hypothesis/` in the working directory) at a
+    temp folder for the duration, then remove it. Nested uses share the outer folder: the
+    kill matrix keeps one for all its forked workers and removes it after they are gone."""
+    if _STORAGE["folder"] is not None:
+        yield
+        return
+    with tempfile.TemporaryDirectory(prefix="lab-hypothesis-") as folder:
+        _STORAGE["folder"] = folder
+        set_hypothesis_home_dir(folder)
+        try:
+            yield
+        finally:
+            set_hypothesis_home_dir(None)  # back to HYPOTHESIS_STORAGE_DIRECTORY or the default
+            _STORAGE["folder"] = None
 
 
 def search_settings(examples: int) -> settings:
@@ -117,20 +144,21 @@ def search(
             state["failing"] = True
             raise BROKEN[new[0][0].name](new[0][1])
 
-    while True:
-        state.update(failing=False, shrink_runs=0)
-        run_pass = search_settings(examples)(given(strategy)(probe))
-        try:
+    with storage_in_temp():
+        while True:
+            state.update(failing=False, shrink_runs=0)
+            run_pass = search_settings(examples)(given(strategy)(probe))
             try:
-                run_pass()
-            except* InvariantBroken:
-                pass  # already recorded in `best`; anything else is a real error and propagates
-        except Budget:
-            pass
-        new = set(best) - found_before
-        if not new:
-            return best
-        found_before |= new
+                try:
+                    run_pass()
+                except* InvariantBroken:
+                    pass  # already recorded in `best`; anything else is an error and propagates
+            except Budget:
+                pass
+            new = set(best) - found_before
+            if not new:
+                return best
+            found_before |= new
 
 
 @dataclass(frozen=True)
@@ -190,6 +218,18 @@ class Matrix:
 RowDone = Callable[[Row], None]  # told each row as it is finished
 
 
+def import_the_sdk() -> None:
+    """Import the SDK now, once: not in every forked worker, and not in the middle of a
+    hypothesis run, where a Ctrl-C inside an import would come out as a RuntimeError."""
+    importlib.import_module("lab.model.client")
+
+
+def leave_interrupts_to_the_parent() -> None:
+    """In a worker: ignore Ctrl-C (the terminal sends it to every process of the group); the
+    parent stops, and leaving its pool terminates every worker at once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def kill_matrix(
     *,
     examples: int = MATRIX_EXAMPLES,
@@ -205,26 +245,28 @@ def kill_matrix(
     that refreshes itself."""
     names: list[str | None] = [None, *switch_names()]
     rows: dict[str | None, Row] = {}
+    import_the_sdk()
 
     def finished(row: Row) -> None:
         rows[row.switch] = row
         if done:
             done(row)
 
-    if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
-        gc.freeze()  # forked workers then share the parent's objects instead of copying them
-        try:
-            with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-                futures = [
-                    pool.submit(matrix_row, n, examples=examples, shrinks=shrinks) for n in names
-                ]
-                for future in as_completed(futures):
-                    finished(future.result())
-        finally:
-            gc.unfreeze()
-    else:
-        for name in names:
-            finished(matrix_row(name, examples=examples, shrinks=shrinks))
+    with storage_in_temp():  # one folder for every worker, removed once they are gone
+        if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
+            one_row = functools.partial(matrix_row, examples=examples, shrinks=shrinks)
+            gc.freeze()  # forked workers then share the parent's objects instead of copying
+            try:
+                context = multiprocessing.get_context("fork")
+                # Leaving the `with` terminates the workers: at the end, on an error, on Ctrl-C.
+                with context.Pool(jobs, initializer=leave_interrupts_to_the_parent) as pool:
+                    for row in pool.imap_unordered(one_row, names):
+                        finished(row)
+            finally:
+                gc.unfreeze()
+        else:
+            for name in names:
+                finished(matrix_row(name, examples=examples, shrinks=shrinks))
     return Matrix(rows[None], [rows[name] for name in switch_names()])
 
 
@@ -302,6 +344,7 @@ def hunt(
     hypothesis searches and shrinks, then `tidy` drops whatever is left over."""
     switches = Switches().flipped(**{name: flipped_value(name)})
     chosen = [BY_NAME[invariant]] if invariant else INVARIANTS
+    import_the_sdk()
     findings = search(
         switches,
         examples=examples,

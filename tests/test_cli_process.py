@@ -1,0 +1,130 @@
+"""`lab` as a real process: a closed pipe ends quietly with 0, Ctrl-C ends any command with
+130 and no traceback and no worker left, quick commands never import the SDK, and the
+searches write nothing where they run.
+
+How long Ctrl-C takes is measured by benchmarks, not asserted here (see the README).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = {key: value for key, value in os.environ.items() if key != "HYPOTHESIS_STORAGE_DIRECTORY"} | {
+    "PYTHONPATH": str(ROOT),
+    "COLUMNS": "100",
+}
+
+
+def start(*argv: str, cwd: Path) -> subprocess.Popen:
+    """`python -m lab ARGV` in its own process group, as a terminal would run it."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "lab", *argv],
+        cwd=cwd,
+        env=ENV,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+
+
+def children(pid: int) -> list[int]:
+    """The live processes whose parent is `pid` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue  # it ended meanwhile
+            fields = stat.rsplit(")", 1)[1].split()  # after "pid (name)": state, ppid, ...
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def wait_until(condition, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out waiting"
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("argv", [["run"], ["run", "--json"], ["show", "D17"]])
+def test_a_closed_pipe_ends_quietly_with_0(tmp_path, argv):
+    process = start(*argv, cwd=tmp_path)
+    process.stdout.close()  # like `| head -0`: every write meets a closed pipe
+    err = process.stderr.read()
+    assert process.wait(timeout=120) == 0
+    assert err == b""
+
+
+def interrupted(process: subprocess.Popen) -> tuple[int, bytes]:
+    os.killpg(process.pid, signal.SIGINT)  # Ctrl-C: the whole foreground group gets it
+    _, err = process.communicate(timeout=60)
+    return process.returncode, err
+
+
+def test_ctrl_c_on_run_is_130_without_a_traceback(tmp_path):
+    process = start("run", cwd=tmp_path)
+    process.stdout.readline()  # the first experiment is on its way
+    assert interrupted(process) == (130, b"lab: interrupted\n")
+
+
+def test_ctrl_c_on_matrix_ends_every_worker(tmp_path):
+    process = start("matrix", "--jobs", "2", cwd=tmp_path)
+    wait_until(lambda: len(children(process.pid)) >= 2)
+    workers = children(process.pid)
+    time.sleep(0.5)  # the workers are searching
+    assert interrupted(process) == (130, b"lab: interrupted\n")
+    assert [pid for pid in workers if alive(pid)] == []
+    assert list(tmp_path.iterdir()) == []  # hypothesis wrote nothing where it ran
+
+
+def test_ctrl_c_on_hunt_is_130_without_a_traceback(tmp_path):
+    process = start("hunt", "pair_protection", "--examples", "100000", cwd=tmp_path)
+    time.sleep(2.0)  # imported and searching
+    assert interrupted(process) == (130, b"lab: interrupted\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_hunt_writes_only_its_file_and_with_normal_permissions(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    process = start(
+        "hunt", "pair_protection", "--examples", "30", "--out", str(out / "d3h.py"), cwd=tmp_path
+    )
+    _, err = process.communicate(timeout=300)
+    assert process.returncode == 0, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no .hypothesis/ here
+    assert [p.name for p in out.iterdir()] == ["d3h.py"]
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (out / "d3h.py").stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["list"], ["list", "--lang", "zh"]])
+def test_quick_commands_never_import_the_sdk(argv):
+    check = (
+        "import sys; from lab.cli import main; code = main(sys.argv[1:]); "
+        "heavy = [m for m in ('anthropic', 'httpx2', 'hypothesis') if m in sys.modules]; "
+        "assert code == 0 and not heavy, heavy"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", check, *argv], env=ENV, capture_output=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr.decode()[-500:]
