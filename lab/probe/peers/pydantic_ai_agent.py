@@ -6,14 +6,15 @@ is past the SDK's limit for a non-streamed request, so pydantic-ai streams it.
 """
 
 from pydantic_ai import Agent
+from pydantic_ai.models.anthropic import AnthropicModel
 from pydantic_ai.usage import UsageLimits
 
 from lab.probe.peers.program import MAX_TURNS, MODEL, read_file, run
 
 
 def agent(prompt: str) -> str:
-    # The "anthropic:" provider reads ANTHROPIC_API_KEY; its SDK client reads ANTHROPIC_BASE_URL.
-    assistant = Agent(f"anthropic:{MODEL}", tools=[read_file])
+    # Its provider reads ANTHROPIC_API_KEY; the SDK client under it reads ANTHROPIC_BASE_URL.
+    assistant = Agent(AnthropicModel(MODEL), tools=[read_file])
     result = assistant.run_sync(prompt, usage_limits=UsageLimits(request_limit=MAX_TURNS))
     return result.output
 
