@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 from lab import __version__
 from lab.errors import InputError
+from lab.probe.cli import COMMANDS as PROBE_COMMANDS  # light: it imports nothing heavy
+from lab.probe.cli import add_parsers as add_probe_parsers
 from lab.switches import Switches, SwitchValueError, parse_switch_value, switch_names
 
 if TYPE_CHECKING:
@@ -178,6 +180,7 @@ def build_parser() -> Parser:
     live.add_argument(
         "--max-turns", type=at_least_one, default=12, metavar="N", help="turn limit (default: 12)"
     )
+    add_probe_parsers(sub)
     return parser
 
 
@@ -415,6 +418,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Console], int]] = {
     "live": cmd_live,
     "check": cmd_check,
     "report": cmd_report,
+    **PROBE_COMMANDS,
 }
 
 

@@ -206,6 +206,24 @@ def reference_breaks(matrix: Any) -> int:
     return len(matrix.reference.findings)
 
 
+def probed(result: dict, target: str, case: str) -> dict:
+    """One cell of a `lab probe --json` result (notebook 08 passes the result it ran)."""
+    return next(c for c in result["cells"] if c["target"] == target and c["case"] == case)
+
+
+def runner_requests(result: dict) -> int:
+    return len(probed(result, "anthropic-tool-runner", "P1s")["requests"])
+
+
+def switch_that_drops_the_call() -> str:
+    (name,) = outcome("D1").experiment.flips
+    return name
+
+
+def runner_exit_status(result: dict) -> int:
+    return int(probed(result, "anthropic-tool-runner", "P1s")["exit"].split()[2].rstrip(":"))
+
+
 def Q(id: str, compute: Any, en: str, zh: str) -> Question:
     return Question(id, compute, {"en": en, "zh": zh})
 
@@ -364,6 +382,30 @@ QUESTIONS: dict[str, Question] = {
             reference_breaks,
             "{answer}: every ✗ in the matrix is the work of one flipped switch.",
             "{answer}：矩阵里每一个 ✗ 都是某一个被拨动的开关造成的。",
+        ),
+        # 08 · real harnesses on the bench
+        Q(
+            "R.1",
+            runner_requests,
+            "{answer}: the answer held a tool_use, the declaration said end_turn, and the runner "
+            "believed the declaration — no second request, no tool_result, the canary never came "
+            "back.",
+            "{answer} 个：回答里有 tool_use，声明却是 end_turn，runner 信了声明——没有第二个请求，没有 "
+            "tool_result，金丝雀再也没回来。",
+        ),
+        Q(
+            "R.2",
+            switch_that_drops_the_call,
+            "{answer}, the one switch of M1: the lab's harness then drops the same call, as on "
+            "the wire.",
+            "{answer}，M1 唯一的开关：打开它，实验室的 harness 也丢掉同一个调用，和线上一模一样。",
+        ),
+        Q(
+            "R.3",
+            runner_exit_status,
+            "{answer}: the program ended as if the work were done — nothing told its user that "
+            "a call was lost.",
+            "{answer}：程序像活干完了一样结束——没有任何东西告诉用户丢了一个调用。",
         ),
         # 09 · the course beside production, and the seed's acceptance questions
         Q(

@@ -4,6 +4,11 @@ A target is a black box on the far side of a loopback socket. The probe starts i
 scratch folder (with `ANTHROPIC_BASE_URL`/`ANTHROPIC_API_KEY` set and the prompt as its last
 argument) and judges it only from the requests it sends, its exit status and canary files; so a
 target is nothing but this declaration.
+
+For cases whose point needs one answer mode (P1 a JSON answer; P1s, P4, P8, P9 a streamed one)
+the probe also sets `LAB_PROBE_STREAM` to 1 or 0: a program that can do both may follow it; one
+that does not gets n/a for the cases whose mode it never asks for. A denied call (P11) counts as
+run when any new file appears in the scratch folder (outside dot-folders).
 """
 
 from __future__ import annotations
@@ -42,3 +47,6 @@ class Target:
     missing: Callable[[], str | None] = always_installed
     # One line for the report: what this target is.
     about: str = ""
+    # The cases this target claims to keep: `lab probe` exits 1 when one of them breaks.
+    # Empty (the peers' default): the matrix is a measurement, not a test of the target.
+    claims: tuple[str, ...] = ()

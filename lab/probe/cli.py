@@ -1,0 +1,249 @@
+"""`lab probe` and `lab serve`: their arguments and commands, hooked into `lab` by lab/cli.py.
+
+Nothing heavy is imported here at module level: `lab --help` stays quick.
+
+Exit codes: 0 the job is done (a broken verdict in a peer's row is a measurement, not a failure);
+1 a case broke that the target claims to keep (lab-reference claims every case, lab-course the
+cases the seed says the course keeps, a `--cmd` program every case it was probed with); 2 a
+usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+EXIT_OK, EXIT_BROKEN, EXIT_USAGE = 0, 1, 2
+DEFAULT_CALL = 'read_file={"path": "notes.txt"}'
+
+
+def positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is less than 1")
+    return value
+
+
+def port_number(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a port number (0-65535)")
+    return value
+
+
+def peers_install() -> Any:
+    """lab/probe/peers/install.py (`lab peers install NAME`), when this checkout has the peers."""
+    try:
+        from lab.probe.peers import install
+    except ModuleNotFoundError as error:
+        if error.name not in ("lab.probe.peers", "lab.probe.peers.install"):
+            raise
+        return None
+    return install
+
+
+def add_parsers(sub: Any) -> None:
+    """Add `probe`, `serve` (and the peers' `peers install`) to the `lab` subparsers."""
+    if (install := peers_install()) is not None:
+        install.add_parser(sub)
+    probe = sub.add_parser(
+        "probe",
+        help="run the conformance cases against a harness (yours, a peer, the lab's own)",
+        description="Run probe cases against a target and print kept / broken / n/a per case, "
+        "with the evidence. TARGET is a built-in name (lab-reference, lab-course, the peers); "
+        "--cmd runs any program with the prompt as its last argument.",
+    )
+    probe.add_argument(
+        "targets", nargs="*", metavar="TARGET", help="built-in target names (see --all)"
+    )
+    probe.add_argument("--all", action="store_true", help="every built-in target: the matrix")
+    probe.add_argument("--cmd", metavar="COMMAND", help="probe this program (split like a shell)")
+    probe.add_argument(
+        "--call",
+        metavar="TOOL=JSON",
+        help=f"the harmless call the probe asks --cmd for (default: {DEFAULT_CALL}; "
+        "{dir} stands for the scratch folder)",
+    )
+    probe.add_argument(
+        "--case", action="extend", nargs="+", default=[], metavar="ID", help="only these cases"
+    )
+    probe.add_argument("--json", action="store_true", help="print only JSON on stdout")
+    probe.add_argument("--markdown", action="store_true", help="print the matrix as Markdown")
+    probe.add_argument("--report", type=Path, metavar="FILE.html", help="write an HTML report")
+    probe.add_argument(
+        "--fuzz", type=positive, metavar="N", help="N generated scripts; print the smallest breaker"
+    )
+    probe.add_argument(
+        "--jobs", type=positive, metavar="N", help="trials at once (default: twice the cores)"
+    )
+    probe.add_argument(
+        "--timeout", type=positive, default=60, metavar="S", help="seconds per trial (default 60)"
+    )
+    probe.add_argument(
+        "--cold", action="store_true", help="start every program afresh (no warm Python starts)"
+    )
+
+    serve = sub.add_parser(
+        "serve",
+        help="serve an experiment's or a probe case's script on 127.0.0.1",
+        description="Serve the fake Messages API on 127.0.0.1. The first line printed is "
+        "ANTHROPIC_BASE_URL=...; every request is logged with the fake's verdict; the run's "
+        "verdict is printed when the server stops (Ctrl-C, or --until-done).",
+    )
+    serve.add_argument(
+        "id",
+        nargs="?",
+        metavar="ID",
+        help="an experiment id (D1), a probe case id (P1) or a script file (SCRIPT = [...]); "
+        "none: answer every request with a short text",
+    )
+    serve.add_argument("--port", type=port_number, default=0, help="port (default: any free one)")
+    serve.add_argument("--json", action="store_true", help="after the first line, JSON lines")
+    serve.add_argument(
+        "--call", metavar="TOOL=JSON", help=f"for a probe case: the call (default {DEFAULT_CALL})"
+    )
+    serve.add_argument(
+        "--until-done",
+        action="store_true",
+        help="stop once the whole script has been answered and the harness hung up",
+    )
+
+
+def usage_error(message: str) -> Exception:
+    from lab.cli import UsageError
+
+    return UsageError(message)
+
+
+def probe_argv(args: argparse.Namespace, *, every_flag: bool = True) -> list[str]:
+    """The command line that reruns this probe: all of it (to re-enter a network namespace),
+    or only what names the job (to print as a rerun hint)."""
+    argv = ["probe"]
+    argv += ["--all"] if args.all else ["--cmd", args.cmd] if args.cmd else list(args.targets)
+    for flag in ("call", "fuzz", *(("report", "jobs") if every_flag else ())):
+        if getattr(args, flag) is not None:
+            argv += [f"--{flag}", str(getattr(args, flag))]
+    if args.case:
+        argv += ["--case", *args.case]
+    if every_flag:
+        argv += ["--timeout", str(args.timeout)]
+        argv += [f"--{flag}" for flag in ("json", "markdown", "cold") if getattr(args, flag)]
+    return argv
+
+
+def chosen_targets(args: argparse.Namespace) -> list[Any]:
+    from lab.probe.target import READ_NOTES
+    from lab.probe.targets import TargetError, builtin, command_target, parse_call, resolve
+
+    given = [bool(args.targets), args.all, args.cmd is not None]
+    if sum(given) != 1:
+        raise usage_error("name the targets one way: TARGET ..., --all or --cmd COMMAND")
+    if args.call is not None and args.cmd is None:
+        raise usage_error("--call goes with --cmd (built-in targets declare their own call)")
+    try:
+        if args.all:
+            return list(builtin().values())
+        if args.cmd is not None:
+            call = parse_call(args.call) if args.call else READ_NOTES
+            return [command_target(args.cmd, call)]
+        return [resolve(name) for name in dict.fromkeys(args.targets)]
+    except TargetError as error:
+        raise usage_error(str(error)) from None
+
+
+def cmd_probe(args: argparse.Namespace, out: Console) -> int:
+    from lab.probe import sandbox
+    from lab.probe.bench import select_cases
+
+    targets = chosen_targets(args)
+    try:
+        cases = select_cases(args.case)
+    except KeyError as error:
+        raise usage_error(error.args[0]) from None
+    if args.fuzz and len(targets) != 1:
+        raise usage_error("--fuzz needs one target")
+    if args.report and args.report.suffix.lower() not in (".html", ".htm"):
+        raise usage_error(f"--report {args.report}: the file name must end in .html")
+    if args.report and not args.report.parent.is_dir():
+        raise usage_error(f"--report {args.report}: no folder {args.report.parent}")
+
+    if sandbox.inside():
+        sandbox.loopback_up()
+        isolation = f"network namespace, interfaces: {', '.join(sandbox.interfaces())}"
+    elif (problem := sandbox.isolation_problem()) is None:
+        return sandbox.reenter_isolated(probe_argv(args))
+    else:
+        isolation = f"none ({problem}): the targets could reach the network"
+        print(f"lab probe: warning: no network isolation: {problem}", file=sys.stderr)
+
+    if args.fuzz:
+        from lab.probe.fuzz import fuzz_command
+
+        rerun = shlex.join(["lab", *probe_argv(args, every_flag=False)])
+        return fuzz_command(targets[0], args.fuzz, args.timeout, args.json, rerun, out, args.cold)
+    return run_probe(args, targets, cases, isolation, out)
+
+
+def run_probe(
+    args: argparse.Namespace, targets: list[Any], cases: list[Any], isolation: str, out: Console
+) -> int:
+    import json
+
+    from lab.probe.bench import probe
+    from lab.probe.cases import BROKEN
+    from lab.probe.render import markdown, matrix_view, results_json, target_view
+
+    if sys.stderr.isatty():
+        print(f"lab probe: {len(targets)} target(s) × {len(cases)} case(s)…", file=sys.stderr)
+    cells = probe(targets, cases, jobs=args.jobs, timeout=args.timeout, cold=args.cold)
+    if args.report is not None:
+        from lab.probe.html import report_page
+
+        args.report.write_text(report_page(targets, cells, isolation), encoding="utf-8")
+    if args.json:
+        print(json.dumps(results_json(targets, cells, isolation), ensure_ascii=False, indent=2))
+    elif args.markdown:
+        print(markdown(cells))
+    else:
+        out.print(f"isolation: {isolation}", soft_wrap=True)
+        if len(targets) > 1:
+            out.print(matrix_view(cells))
+        for target in targets:
+            row = [c for c in cells if c.target == target.name]
+            out.print(target_view(target, row, only_failures=len(targets) > 1), soft_wrap=True)
+    if args.report is not None and not args.json:
+        out.print(f"report: {args.report}", soft_wrap=True)
+    broken = any(
+        c.target == t.name and c.verdict.kind == BROKEN and c.case in t.claims
+        for t in targets
+        for c in cells
+    )
+    return EXIT_BROKEN if broken else EXIT_OK
+
+
+def cmd_serve(args: argparse.Namespace, out: Console) -> int:
+    from lab.probe.serve import ServeError, serve_command
+
+    try:
+        return serve_command(args.id, args.port, args.json, args.call, args.until_done)
+    except ServeError as error:
+        raise usage_error(str(error)) from None
+
+
+def cmd_peers(args: argparse.Namespace, out: Console) -> int:
+    return peers_install().cmd_peers(args, out)
+
+
+COMMANDS = {"probe": cmd_probe, "serve": cmd_serve, "peers": cmd_peers}

@@ -1,0 +1,227 @@
+"""A probe conversation: each request is answered by where it stands, never by its number.
+
+A case's script is a list of stages. A request stands at stage k when the latest scripted answer
+its history holds (recognised by its tool_use ids, the tool_result ids answering them, or its
+text) is stage k-1; a fresh conversation stands at stage 0. The *first* request at a stage gets
+the stage's fault, when it has one; every later request at that stage (an HTTP retry, or a
+harness asking again) gets the healthy answer, so a harness that retries can pass. A request
+that carries nothing of the conversation (neither the probe's marker nor a scripted answer) is a
+side call (a title, a summary): it gets a short text answer and moves nothing.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from lab.model.script import ApiError, ModelRequest, Turn, tool_use_id, turn
+
+SIDE_ANSWER = "ok."
+
+
+def turn_of(step: object) -> Turn | None:
+    """The turn a step plays: the step itself, or the turn a stream fault wraps (if any)."""
+    if isinstance(step, Turn):
+        return step
+    inner = getattr(step, "turn", None)
+    return inner if isinstance(inner, Turn) else None
+
+
+def describe(step: object) -> str:
+    """One line for logs and reports: a turn's blocks and declared stop_reason, or the fault."""
+    played = turn_of(step)
+    if played is None:
+        status = getattr(step, "status", "?")
+        kind = getattr(step, "type", type(step).__name__)
+        return f"HTTP {status} {kind}"
+    parts = []
+    for block in played.blocks:
+        if block.get("type") == "tool_use":
+            shown = block.get("raw_json") or json.dumps(block.get("input"), ensure_ascii=False)
+            parts.append(f"tool_use {block['name']} {block['id']} {shown}")
+        else:
+            parts.append(f"text {block.get('text', '')!r}")
+    what = " + ".join(parts) or "(no blocks)"
+    if played is not step:
+        return f"{type(step).__name__}: {what}"
+    return f"{what} [declared {played.declared}]"
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One scripted answer; `fault` (when set) is played instead on the stage's first attempt.
+
+    `mode` is the answer mode the stage's point needs ("json" or "stream"); a request in the
+    other mode still gets an answer, and the case reads it as n/a."""
+
+    answer: Turn
+    fault: object | None = None
+    mode: str | None = None
+
+
+class ScriptError(Exception):
+    """A plain script that cannot be played as stages."""
+
+
+def stages_from_script(script: Sequence[object]) -> list[Stage]:
+    """A plain script (a list of steps) as stages, each answer asked for by content.
+
+    Tool_use blocks without an id get one (toolu_001, ...). An HTTP fault (an ApiError) is the
+    first attempt of the turn after it; a fault that wraps a turn (a broken stream, a cut
+    call) is the first attempt of a stage whose healthy answer is that turn, new ids given."""
+    counter = itertools.count(1)
+
+    def ids(played: Turn) -> Turn:
+        blocks = tuple(
+            {**b, "id": tool_use_id(next(counter))}
+            if b.get("type") == "tool_use" and b.get("id") is None
+            else b
+            for b in played.blocks
+        )
+        return Turn(blocks, played.stop_reason)
+
+    stages: list[Stage] = []
+    pending: object | None = None
+    for step in script:
+        if isinstance(step, ApiError):
+            if pending is not None:
+                raise ScriptError("two HTTP faults in a row: each must precede a turn")
+            pending = step
+        elif isinstance(step, Turn):
+            stages.append(Stage(ids(step), fault=pending))
+            pending = None
+        elif turn_of(step) is not None and pending is None:
+            wrapped = turn_of(step)
+            healthy = Turn(tuple({**b, "id": None} for b in wrapped.blocks), wrapped.stop_reason)
+            fault = replace(step, turn=ids(wrapped))
+            stages.append(Stage(ids(healthy), fault=fault))
+        else:
+            raise ScriptError(f"not a script step: {step!r}")
+    if pending is not None or not stages:
+        raise ScriptError("a script ends with a turn")
+    return stages
+
+
+@dataclass(frozen=True)
+class Played:
+    """What one request got: its stage (None: a side call), attempt number and the step."""
+
+    request: int  # 0-based among the model requests the conversation saw
+    stage: int | None
+    attempt: int
+    kind: str  # "fault", "answer", "side call" or "extra" (past the script's end)
+    step: object
+    stream: bool
+    same_as_previous: bool  # the request repeats the previous one exactly (an HTTP retry)
+
+    def line(self) -> str:
+        if self.stage is None:
+            where = "side call"
+        else:
+            where = f"stage {self.stage}, attempt {self.attempt}"
+            if self.same_as_previous:
+                where += " (a retry: same body)"
+            elif self.attempt > 1:
+                where += " (asked again)"
+        mode = "stream" if self.stream else "json"
+        return f"{where}, {mode} → {self.kind}: {describe(self.step)}"
+
+
+def _text_of(block: dict) -> str:
+    return block.get("text", "") if isinstance(block, dict) else ""
+
+
+def _blocks(message: object) -> list[dict]:
+    if not isinstance(message, dict):
+        return []
+    content = message.get("content")
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+@dataclass
+class Conversation:
+    """The responder the fake API asks; its `log` says what each request got and why."""
+
+    stages: Sequence[Stage]
+    marker: str  # a string of the probe's prompt: the conversation's own requests carry it
+    log: list[Played] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+        self._attempts: dict[int, int] = {}
+        self._previous: str | None = None
+        self._signs: dict[str, int] = {}  # a tool_use id or a text -> its stage
+        for k, stage in enumerate(self.stages):
+            for step in (stage.answer, stage.fault):
+                for block in turn_of(step).blocks if turn_of(step) else ():
+                    if block.get("type") == "tool_use":
+                        self._signs[block["id"]] = k
+                    elif block.get("text") and not self._text_elsewhere(block["text"], k):
+                        self._signs[block["text"]] = k
+
+    def _text_elsewhere(self, text: str, k: int) -> bool:
+        # A text shared by two stages ("done.") recognises neither of them.
+        others = (s for j, s in enumerate(self.stages) if j != k)
+        return any(text == _text_of(b) for s in others for b in s.answer.blocks)
+
+    # ---------------------------------------------------------------- the responder
+    def __call__(self, request: ModelRequest) -> object:
+        with self._lock:
+            body = json.dumps(request.messages, sort_keys=True, default=str)
+            same = body == self._previous
+            self._previous = body
+            stage = self.stage_of(request.messages)
+            if stage is None:
+                return self._record(request, None, "side call", turn(SIDE_ANSWER), same)
+            attempt = self._attempts.get(stage, 0) + 1
+            self._attempts[stage] = attempt
+            if stage >= len(self.stages):
+                return self._record(request, stage, "extra", self.stages[-1].answer, same, attempt)
+            current = self.stages[stage]
+            if current.fault is not None and attempt == 1:
+                return self._record(request, stage, "fault", current.fault, same, attempt)
+            return self._record(request, stage, "answer", current.answer, same, attempt)
+
+    def _record(
+        self,
+        request: ModelRequest,
+        stage: int | None,
+        kind: str,
+        step: object,
+        same: bool,
+        attempt: int = 1,
+    ) -> object:
+        self.log.append(Played(len(self.log), stage, attempt, kind, step, request.stream, same))
+        return step
+
+    def stage_of(self, messages: list) -> int | None:
+        """Where a request stands; None when it carries nothing of this conversation."""
+        latest, ours = -1, False
+        for message in messages if isinstance(messages, list) else []:
+            for block in _blocks(message):
+                sign = self._sign(block)
+                if sign is not None:
+                    latest, ours = max(latest, sign), True
+                elif self.marker in _text_of(block):
+                    ours = True
+        return latest + 1 if ours else None
+
+    def _sign(self, block: dict) -> int | None:
+        kind = block.get("type")
+        if kind == "tool_use":
+            return self._signs.get(block.get("id"))
+        if kind == "tool_result":
+            return self._signs.get(block.get("tool_use_id"))
+        if kind == "text":
+            return self._signs.get(block.get("text"))
+        return None
+
+    @property
+    def consumed(self) -> bool:
+        """Every stage was answered at least once."""
+        return {p.stage for p in self.log} >= set(range(len(self.stages)))

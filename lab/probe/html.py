@@ -1,0 +1,157 @@
+"""`lab probe --report FILE.html`: one self-contained page — the matrix, and per cell the requests
+and answers that decided it. No script, no external resource: it opens anywhere, offline."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from html import escape
+
+from lab.probe.bench import Cell
+from lab.probe.cases import BROKEN, BY_ID
+from lab.probe.render import versions
+from lab.probe.target import Target
+from lab.probe.trial import Exchange, result_text, short
+
+STYLE = """
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2em; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; }
+table { border-collapse: collapse; }
+th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; vertical-align: top; }
+th { background: #f3f3f3; }
+td.kept { background: #e3f4e3; } td.broken { background: #f9d6d6; font-weight: bold; }
+td.na { background: #eee; color: #777; }
+td a { color: inherit; }
+details { margin: .4em 0; border: 1px solid #ddd; padding: .3em .6em; }
+summary { cursor: pointer; }
+.evidence { margin: .3em 0 .3em 1.2em; }
+pre { white-space: pre-wrap; background: #f7f7f7; padding: .4em; margin: .2em 0; font-size: 12px; }
+.meta { color: #666; }
+"""
+CLASS = {"kept": "kept", "broken": "broken", "n/a": "na"}
+
+
+def anchor(target: str, case: str) -> str:
+    return "cell-" + "".join(ch if ch.isalnum() else "-" for ch in f"{target}-{case}")
+
+
+def block_line(block: object) -> str:
+    if not isinstance(block, dict):
+        return short(json.dumps(block), 200)
+    kind = block.get("type")
+    if kind == "tool_use":
+        return f"tool_use {block.get('name')} {block.get('id')} {json.dumps(block.get('input'))}"
+    if kind == "tool_result":
+        flag = " is_error" if block.get("is_error") else ""
+        return f"tool_result {block.get('tool_use_id')}{flag}: {short(result_text(block), 160)}"
+    if kind == "text":
+        return f"text: {short(block.get('text', ''), 160)}"
+    return f"{kind}"
+
+
+def request_text(exchange: Exchange) -> str:
+    """The request's last two messages, block by block (what the harness sent back)."""
+    lines = []
+    body = exchange.body if isinstance(exchange.body, dict) else {}
+    if body.get("thread"):
+        lines.append(f"thread: {json.dumps(body['thread'])}")
+    messages = exchange.messages
+    first = max(0, len(messages) - 2)
+    for index, message in enumerate(messages[first:], start=first):
+        if not isinstance(message, dict):
+            continue
+        content = message.get("content")
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        lines.append(f"messages.{index} {message.get('role')}:")
+        lines += [f"  {block_line(b)}" for b in blocks or []]
+    return "\n".join(lines)
+
+
+def cell_section(target: Target, cell: Cell) -> str:
+    verdict = cell.verdict
+    case = BY_ID.get(cell.case)
+    opened = " open" if verdict.kind == BROKEN else ""  # a reader sees the evidence of a break
+    parts = [
+        f'<details id="{anchor(cell.target, cell.case)}"{opened}>',
+        f"<summary><b>{escape(cell.case)}</b> {escape(case.title if case else '')} — "
+        f"<b>{escape(verdict.kind)}</b>: {escape(verdict.because)}</summary>",
+    ]
+    if case:
+        parts.append(f'<p class="meta">kept when {escape(case.kept_when)}</p>')
+    parts.append('<ul class="evidence">')
+    parts += [f"<li>{escape(line)}</li>" for line in verdict.evidence]
+    parts.append("</ul>")
+    if cell.trial is not None:
+        for exchange in cell.trial.exchanges:
+            parts.append(f"<p>{escape(exchange.line())}</p>")
+            parts.append(f"<pre>{escape(cell.trial.shown(request_text(exchange)))}</pre>")
+        if cell.trial.output.strip():
+            parts.append("<p>the program's last output lines:</p>")
+            parts.append(f"<pre>{escape(cell.trial.output)}</pre>")
+    parts.append("</details>")
+    return "\n".join(parts)
+
+
+def matrix_table(verdicts: Sequence[tuple[str, str, str]], links: bool = True) -> str:
+    """The matrix as an HTML table: cases down, targets across; (target, case, verdict) in."""
+    names = list(dict.fromkeys(t for t, _, _ in verdicts))
+    cases = list(dict.fromkeys(c for _, c, _ in verdicts))
+    by = {(t, c): v for t, c, v in verdicts}
+    head = "".join(f"<th>{escape(n)}</th>" for n in names)
+    rows = []
+    for case in cases:
+        tds = []
+        for name in names:
+            kind = by[(name, case)]
+            shown = f'<a href="#{anchor(name, case)}">{escape(kind)}</a>' if links else kind
+            tds.append(f'<td class="{CLASS[kind]}">{shown}</td>')
+        title = escape(BY_ID[case].title)
+        rows.append(f"<tr><th>{escape(case)}</th><td>{title}</td>{''.join(tds)}</tr>")
+    return "\n".join(
+        [
+            f'<table id="matrix"><tr><th>case</th><th>what it breaks</th>{head}</tr>',
+            *rows,
+            "</table>",
+        ]
+    )
+
+
+def report_page(targets: Sequence[Target], cells: Sequence[Cell], isolation: str) -> str:
+    cases = list(dict.fromkeys(c.case for c in cells))
+    about = []
+    for target in targets:
+        pins = ", ".join(f"{k} {v}" for k, v in versions(target).items())
+        line = f"<li><b>{escape(target.name)}</b>: {escape(target.about)}"
+        about.append(
+            line + (f' <span class="meta">({escape(pins)})</span>' if pins else "") + "</li>"
+        )
+    case_rows = "".join(
+        f"<tr><th>{escape(c)}</th><td>{escape(BY_ID[c].title)}</td>"
+        f"<td>{escape(BY_ID[c].checks)}</td><td>{escape(BY_ID[c].kept_when)}</td></tr>"
+        for c in cases
+    )
+    sections = []
+    for target in targets:
+        sections.append(f"<h2>{escape(target.name)}</h2>")
+        sections += [cell_section(target, c) for c in cells if c.target == target.name]
+    return "\n".join(
+        [
+            "<!DOCTYPE html>",
+            '<html lang="en"><head><meta charset="utf-8">',
+            "<title>lab probe report</title>",
+            f"<style>{STYLE}</style></head><body>",
+            "<h1>lab probe: the matrix</h1>",
+            f'<p class="meta">isolation: {escape(isolation)}</p>',
+            matrix_table([(c.target, c.case, c.verdict.kind) for c in cells]),
+            "<h2>Targets</h2>",
+            f"<ul>{''.join(about)}</ul>",
+            "<h2>Cases</h2>",
+            '<table id="cases"><tr><th>case</th><th>fault</th><th>checks</th>'
+            "<th>kept when</th></tr>",
+            case_rows,
+            "</table>",
+            *sections,
+            "</body></html>",
+            "",
+        ]
+    )

@@ -1,0 +1,84 @@
+"""The built-in peers: harnesses other people wrote, each started as a program against the fake API.
+
+Each Python peer is one small module, the minimal idiomatic program for its framework, run as
+`python -m lab.probe.peers.<module> PROMPT`; Claude Code is the real CLI. Importing this table
+imports no framework: a target is only how to start the program.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+from lab.probe.peers.claude_code import CLAUDE_CODE
+from lab.probe.peers.install import PIP_PEERS, installed_version
+from lab.probe.target import Target
+
+
+def python_peer(
+    name: str,
+    module: str,
+    distributions: tuple[str, ...],
+    about: str,
+    env: Mapping[str, str] | None = None,
+) -> Target:
+    """A peer program in this package, run by the lab's own interpreter."""
+
+    def argv(prompt: str, folder: Path) -> list[str]:
+        return [sys.executable, "-m", f"lab.probe.peers.{module}", prompt]
+
+    def missing() -> str | None:
+        absent = [d for d in distributions if installed_version(d) is None]
+        return f"not installed: {PIP_PEERS}" if absent else None
+
+    return Target(
+        name=name,
+        argv=argv,
+        env=env or {},
+        distributions=distributions,
+        missing=missing,
+        about=about,
+    )
+
+
+PEERS: dict[str, Target] = {
+    target.name: target
+    for target in (
+        python_peer(
+            "anthropic-tool-runner",
+            "anthropic_tool_runner",
+            ("anthropic",),
+            "the anthropic SDK's beta tool runner, default settings (message threads on)",
+        ),
+        python_peer(
+            "pydantic-ai",
+            "pydantic_ai_agent",
+            ("pydantic-ai-slim", "anthropic"),
+            "a pydantic-ai Agent on its Anthropic model, run_sync",
+        ),
+        python_peer(
+            "langgraph-react",
+            "langgraph_react",
+            ("langgraph", "langgraph-prebuilt", "langchain-anthropic", "langchain-core"),
+            "LangGraph's prebuilt create_react_agent on ChatAnthropic, invoke",
+        ),
+        python_peer(
+            "langchain-agent",
+            "langchain_agent",
+            ("langchain", "langgraph", "langchain-anthropic", "langchain-core"),
+            "LangChain's create_agent on ChatAnthropic, invoke",
+        ),
+        python_peer(
+            "openai-agents",
+            "openai_agents",
+            ("openai-agents", "litellm"),
+            "the OpenAI Agents SDK on an Anthropic model through LiteLLM, run_sync",
+            # Both libraries reach for the network on their own unless told not to.
+            env={"OPENAI_AGENTS_DISABLE_TRACING": "1", "LITELLM_OFFLINE_MODE": "true"},
+        ),
+        CLAUDE_CODE,
+    )
+}
+
+__all__ = ["PEERS"]

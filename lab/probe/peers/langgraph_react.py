@@ -1,0 +1,32 @@
+"""Peer: LangGraph's prebuilt ReAct agent (`langgraph.prebuilt.create_react_agent`), `invoke`.
+
+Mode: not streamed by default (`ChatAnthropic` under `invoke`: no `stream` field on the wire);
+`ChatAnthropic(streaming=True)` when the probe asks for streams.
+"""
+
+import warnings
+
+from langchain_anthropic import ChatAnthropic
+from langgraph.prebuilt import create_react_agent
+from langgraph.warnings import LangGraphDeprecatedSinceV10
+
+from lab.probe.peers.program import MAX_TURNS, MODEL, read_file, run, streamed
+
+# This is the prebuilt agent people run (its successor is the langchain-agent peer); its
+# "moved to langchain.agents" warning would only add a line to every run's stderr.
+warnings.filterwarnings("ignore", category=LangGraphDeprecatedSinceV10)
+
+
+def agent(prompt: str) -> str:
+    # ChatAnthropic reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment.
+    model = ChatAnthropic(model=MODEL, streaming=streamed(default=False))
+    graph = create_react_agent(model, tools=[read_file])
+    # A graph step is one node: each turn is a model step and a tools step.
+    state = graph.invoke(
+        {"messages": [("user", prompt)]}, config={"recursion_limit": 2 * MAX_TURNS + 1}
+    )
+    return state["messages"][-1].text
+
+
+if __name__ == "__main__":
+    run(agent)

@@ -1,0 +1,50 @@
+"""What every Python peer program shares: its one tool, the model it names, its limits, its ending.
+
+A peer is the minimal idiomatic program a harness author writes with one framework. The probe
+starts it as `python -m lab.probe.peers.<module> PROMPT` in a scratch folder, with
+`ANTHROPIC_BASE_URL` and `ANTHROPIC_API_KEY` pointing at the lab's fake API.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+# Any name works against the fake API; a real one keeps libraries with model tables quiet.
+MODEL = "claude-sonnet-4-5"
+MAX_TOKENS = 1024
+# Model calls one run may make: the probe's longest case (P12) is a 20-turn run.
+MAX_TURNS = 25
+
+
+def streamed(default: bool) -> bool:
+    """The answer mode to use: the probe's LAB_PROBE_STREAM (1 or 0) if set, else the framework's
+    default. Cases whose point needs one mode (a JSON answer, or faults inside a stream) set it."""
+    asked = os.environ.get("LAB_PROBE_STREAM")
+    return default if asked is None else asked == "1"
+
+
+def read_file(path: str) -> str:
+    """Read a text file in the working folder and return its text."""
+    folder = Path.cwd().resolve()
+    target = (folder / path).resolve()
+    if not target.is_relative_to(folder):
+        raise ValueError(f"{path}: outside the working folder")
+    return target.read_text()
+
+
+def run(agent: Callable[[str], str]) -> None:
+    """Run `agent` on the prompt (the last argument) and print its final text.
+
+    Whatever the framework raises ends the program with one line on stderr and exit status 1:
+    the probe judges the exit, and a traceback would only be noise in its evidence.
+    """
+    try:
+        answer = agent(sys.argv[-1])
+    except Exception as error:  # the framework's failure is the observation, not a bug here
+        first_line = str(error).strip().splitlines()[:1]
+        print(f"{type(error).__name__}: {' '.join(first_line)}", file=sys.stderr)
+        raise SystemExit(1) from None
+    print(answer)

@@ -1,0 +1,114 @@
+"""The wire log: every HTTP request the fake API answers, in order, with the fake's verdict.
+
+`Recorder` wraps a FakeMessagesAPI and stands where the API stood (in a FakeServer or a
+MockTransport). The script's own record (which stage a request stood at, which step it got)
+comes from the responder's `log`, when it keeps one.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import httpx2
+
+from lab.model.script import Turn
+from lab.probe.conversation import Played
+from lab.probe.trial import Exchange, short
+
+
+def parse_body(content: bytes) -> Any:
+    try:
+        return json.loads(content) if content else None
+    except ValueError:
+        return None
+
+
+def error_line(response: httpx2.Response) -> str:
+    """`400 invalid_request_error: <the fake's exact message>` from an error answer."""
+    try:
+        error = response.json().get("error", {})
+    except (ValueError, AttributeError):
+        return f"{response.status_code}"
+    return f"{response.status_code} {error.get('type', '?')}: {error.get('message', '')}"
+
+
+class Recorder:
+    """Calls `api` for each request and logs an Exchange; anything else is the api's."""
+
+    def __init__(
+        self,
+        api: Callable[[httpx2.Request], httpx2.Response],
+        played: list[Played] | None = None,
+        on_exchange: Callable[[Exchange], None] | None = None,
+    ) -> None:
+        self.api = api
+        self.played = played if played is not None else []
+        self.on_exchange = on_exchange
+        self.exchanges: list[Exchange] = []
+        self._lock = threading.Lock()  # one request at a time: the log's order is the truth
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.api, name)
+
+    def __call__(self, request: httpx2.Request) -> httpx2.Response:
+        with self._lock:
+            before = len(self.played)
+            response = self.api(request)
+            played = self.played[before] if len(self.played) > before else None
+            if played is not None:
+                answer = f"{response.status_code} {played.line()}"
+            elif response.status_code >= 400:
+                response.read()
+                answer = error_line(response)
+            else:
+                answer = f"{response.status_code}"
+            query = f"?{request.url.query.decode()}" if request.url.query else ""
+            exchange = Exchange(
+                number=len(self.exchanges) + 1,
+                method=request.method,
+                path=request.url.path + query,
+                body=parse_body(request.content),
+                status=response.status_code,
+                answer=answer,
+                played=played,
+            )
+            self.exchanges.append(exchange)
+            if self.on_exchange is not None:
+                self.on_exchange(exchange)
+        return response
+
+
+class InOrder:
+    """An experiment's script played in order, as `lab run` plays it, keeping a `log`."""
+
+    def __init__(self, script: Any) -> None:
+        from lab.model import ScriptedModel  # the SDK, only when serving
+
+        self.model = ScriptedModel(script)
+        self.log: list[Played] = []
+
+    def __call__(self, request: Any) -> Any:
+        position = self.model.calls
+        step = self.model.respond(request)  # ScriptExhausted reaches the fake: a 500
+        kind = "answer" if isinstance(step, Turn) else "fault"
+        self.log.append(Played(len(self.log), position, 1, kind, step, request.stream, False))
+        return step
+
+    @property
+    def consumed(self) -> bool:
+        return self.model.complete
+
+
+def summary(exchanges: list[Exchange], consumed: bool) -> dict[str, Any]:
+    """The run's verdict as `lab serve` prints it: script consumed, rejections, faults."""
+    rejected = [e for e in exchanges if e.rejected]
+    faults = [e for e in exchanges if e.played and e.played.kind == "fault"]
+    return {
+        "requests": len(exchanges),
+        "script_consumed": consumed,
+        "rejections": [short(e.line(), 400) for e in rejected],
+        "faults": [short(e.line(), 400) for e in faults],
+    }

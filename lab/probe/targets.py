@@ -1,0 +1,125 @@
+"""The targets `lab probe` knows by name, and the one it builds from `--cmd`.
+
+Built in: the lab's own harness under both presets (run as a program, like everyone else), then
+the peers declared in `lab/probe/peers/` (`PEERS: dict[str, Target]`).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+from lab.probe.target import READ_NOTES, Call, Target
+
+LAB_DENIED_CALL: Call = ("bash", '{"command": "touch denied.canary"}')
+# What the course keeps (see each switch's `course` value): its SDK client retries (P6, P7) and it
+# never streams, so it keeps no partial answer (P8, P9); it runs a call cut by max_tokens (P10)
+# and gives up on unreadable tool JSON (P4).
+COURSE_KEEPS = ("P1", "P1s", "P1b", "P2", "P3", "P5", "P6", "P7", "P8", "P9", "P11", "P12")
+
+
+def lab_target(preset: str, *flips: str) -> Target:
+    """The lab's harness under Switches() ("reference") or Switches.course() ("course"),
+    optionally with switches flipped (`"trust_stop_reason=true"`: to watch a case catch it)."""
+    switches = [word for flip in flips for word in ("--switch", flip)]
+
+    def argv(prompt: str, folder: Path) -> list[str]:
+        module = "lab.probe.own_harness"
+        return [sys.executable, "-m", module, "--preset", preset, *switches, prompt]
+
+    about = {
+        "reference": "the lab's own harness, every protection on (Switches())",
+        "course": "the lab's own harness as the course pins it (Switches.course())",
+    }[preset]
+    from lab.probe.cases import CASES
+
+    claims = tuple(c.id for c in CASES) if preset == "reference" else COURSE_KEEPS
+    if flips:
+        return Target(
+            name=f"lab-{preset} " + " ".join(flips),
+            argv=argv,
+            call=READ_NOTES,
+            denied_call=LAB_DENIED_CALL,
+            about=f"{about}, with {', '.join(flips)}",
+        )
+    return Target(
+        name=f"lab-{preset}",
+        argv=argv,
+        call=READ_NOTES,
+        denied_call=LAB_DENIED_CALL,
+        distributions=("harness-lab", "anthropic"),
+        about=about,
+        claims=claims,
+    )
+
+
+def peers() -> dict[str, Target]:
+    """The peer adapters, when this checkout has them."""
+    try:
+        from lab.probe.peers import PEERS
+    except ModuleNotFoundError as error:
+        if error.name not in ("lab.probe.peers",):
+            raise
+        return {}
+    return dict(PEERS)
+
+
+def builtin() -> dict[str, Target]:
+    return {"lab-reference": lab_target("reference"), "lab-course": lab_target("course"), **peers()}
+
+
+class TargetError(Exception):
+    """A bad target name, --cmd or --call: one readable line."""
+
+
+def parse_call(text: str) -> Call:
+    """`TOOL=JSON` (the JSON an object; `{dir}` stands for the scratch folder)."""
+    name, sep, raw = text.partition("=")
+    if not sep or not name.strip():
+        raise TargetError(f"--call {text!r}: expected TOOL=JSON, e.g. read_file={READ_NOTES[1]}")
+    try:
+        value = json.loads(raw.replace("{dir}", "/scratch"))
+    except ValueError as error:
+        raise TargetError(f"--call {text!r}: the JSON does not parse: {error}") from None
+    if not isinstance(value, dict):
+        raise TargetError(f"--call {text!r}: the JSON must be an object")
+    return (name.strip(), raw)
+
+
+def absolute(word: str) -> str:
+    """A word naming a file here, made absolute: the program runs in a scratch folder."""
+    path = Path(word)
+    if word.startswith("-") or path.is_absolute() or not path.exists():
+        return word
+    return str(path.resolve())
+
+
+def command_target(command: str, call: Call = READ_NOTES) -> Target:
+    """Any program: `command` split like a shell would, the prompt appended as its last argument.
+
+    Words that name a file or folder in the current folder (`my_agent.py`, `./agent`) become
+    absolute paths, so `python my_agent.py` still finds its file from the scratch folder."""
+    try:
+        words = [absolute(word) for word in shlex.split(command)]
+    except ValueError as error:
+        raise TargetError(f"--cmd {command!r}: {error}") from None
+    if not words:
+        raise TargetError("--cmd: the command is empty")
+    from lab.probe.cases import CASES
+
+    return Target(
+        name=command,
+        argv=lambda prompt, folder: [*words, prompt],
+        call=call,
+        about=f"the program `{command}`",
+        claims=tuple(c.id for c in CASES),
+    )
+
+
+def resolve(name: str) -> Target:
+    known = builtin()
+    if name not in known:
+        raise TargetError(f"unknown target {name!r}; known targets: {', '.join(known)}")
+    return known[name]

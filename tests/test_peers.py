@@ -1,0 +1,286 @@
+"""The built-in peers, run for real against the fake API: a harmless read, and the D1 shape.
+
+Each run is a child process inside its own network namespace (`unshare -n`, loopback up) that
+serves the fake API and starts the peer there, so the peer reaches 127.0.0.1 and nothing else.
+It runs in a scratch folder with a scratch HOME and a minimal environment, and the verdict comes
+only from the fake API's request log, the exit status and the scratch folder.
+
+Run directly, this file is that child: `python tests/test_peers.py FOLDER netns|host PEER:SHAPE...`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from lab.model import FakeMessagesAPI, ScriptedModel, tool_use, turn
+from lab.model.server import FakeServer
+from lab.probe.peers import PEERS
+from lab.probe.peers.install import (
+    CLAUDE_CODE_PACKAGE,
+    CLAUDE_CODE_VERSION,
+    COMMANDS,
+    PIP_PEERS,
+    add_parser,
+    install,
+    installed_version,
+    peers_home,
+)
+from lab.probe.peers.program import read_file, run
+
+ROOT = Path(__file__).resolve().parent.parent
+CANARY = "canary-5d41402a"
+PROMPT = "Read notes.txt and tell me what it says."
+
+# The model's side of each run, given the target's harmless call.
+SHAPES = {
+    # the call, then "done." (each turn's stop_reason follows its content)
+    "read": lambda call: [turn("Reading.", call), turn("done.")],
+    # the seed's D1: the same call, but the answer declares end_turn
+    "d1": lambda call: [turn("Reading.", call, stop_reason="end_turn"), turn("done.")],
+}
+
+# Whether the D1 call ran (its result came back), as reference/peers.md recorded it by hand.
+D1_CALL_RUNS = {
+    "anthropic-tool-runner": False,  # decides by stop_reason: the call is silently dropped
+    "pydantic-ai": True,
+    "langgraph-react": True,
+    "langchain-agent": True,
+    "openai-agents": True,
+    "claude-code": True,
+}
+
+
+# ------------------------------------------------------------------ the child
+
+
+def session(name: str, shape: str, scratch: Path) -> None:
+    """Serve the fake API, run peer `name` once in `scratch/work`, write `scratch/session.json`."""
+    target = PEERS[name]
+    folder, home = scratch / "work", scratch / "home"
+    folder.mkdir(parents=True)
+    home.mkdir()
+    (folder / "notes.txt").write_text(f"The canary is {CANARY}.\n")
+    tool, raw_input = target.call
+    call = tool_use(tool, json.loads(raw_input.replace("{dir}", str(folder))))
+    api = FakeMessagesAPI(ScriptedModel(SHAPES[shape](call)))
+    with FakeServer(api) as server:
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(home),
+            "ANTHROPIC_BASE_URL": server.url,
+            "ANTHROPIC_API_KEY": "sk-lab-peers-test",
+            **target.env,
+        }
+        done = subprocess.run(
+            target.argv(PROMPT, folder), cwd=folder, env=env, capture_output=True, text=True
+        )
+    log = {
+        "exit": done.returncode,
+        "stdout": done.stdout,
+        "stderr": done.stderr,
+        "requests": list(api.requests),
+        "rejected": [r.request_index for r in api.rejections],
+    }
+    (scratch / "session.json").write_text(json.dumps(log))
+
+
+def sessions(scratch: Path, runs: list[str]) -> None:
+    """Run every "PEER:SHAPE" in `runs`, two at a time (the machine has two cores)."""
+
+    def one(run_: str) -> None:
+        name, shape = run_.split(":")
+        session(name, shape, scratch / name / shape)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        list(pool.map(one, runs))  # re-raises the first failure
+
+
+# ------------------------------------------------------------------ the parent
+
+
+@functools.cache
+def namespace() -> tuple[str, ...]:
+    """`unshare -n` (as root) or `unshare -rn` (in a user namespace) where allowed, else nothing."""
+    for prefix in (("unshare", "-n"), ("unshare", "-rn")):
+        if shutil.which(prefix[0]) and subprocess.run([*prefix, "true"]).returncode == 0:
+            return prefix
+    return ()
+
+
+def installed(name: str) -> bool:
+    """True when the peer can run here. In CI every peer must be (.ci/run installs them)."""
+    problem = PEERS[name].missing()
+    if problem is not None:
+        assert not os.environ.get("CI"), f"{name}: {problem}"
+        assert problem.startswith("not installed: ")
+    return problem is None
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], dict]:
+    """Every installed peer on every shape, all in one child inside one network namespace."""
+    scratch = tmp_path_factory.mktemp("peers")
+    runs = [(name, shape) for name in PEERS if installed(name) for shape in SHAPES]
+    where = "netns" if namespace() else "host"
+    child = [*namespace(), sys.executable, __file__, str(scratch), where]
+    subprocess.run([*child, *(f"{name}:{shape}" for name, shape in runs)], check=True, timeout=600)
+    return {
+        run_: json.loads((scratch / run_[0] / run_[1] / "session.json").read_text())
+        for run_ in runs
+    }
+
+
+def results(requests: list[dict]) -> list[dict]:
+    """Every tool_result block the peer sent, in order."""
+    return [
+        block
+        for request in requests
+        for message in request["messages"]
+        if message["role"] == "user" and isinstance(message["content"], list)
+        for block in message["content"]
+        if block.get("type") == "tool_result"
+    ]
+
+
+def carries_canary(result: dict) -> bool:
+    content = result.get("content")
+    if isinstance(content, list):
+        content = "".join(block.get("text", "") for block in content)
+    return CANARY in (content or "")
+
+
+@pytest.mark.parametrize("name", list(PEERS))
+def test_peer_runs_the_harmless_call_and_finishes(name: str, logs: dict) -> None:
+    if not installed(name):
+        return
+    log = logs[name, "read"]
+    assert log["exit"] == 0, log["stderr"]
+    assert "done." in log["stdout"]
+    assert any(carries_canary(r) for r in results(log["requests"])), "the canary never came back"
+    last = len(log["requests"]) - 1
+    assert last not in log["rejected"], "the fake API rejected the peer's last request"
+
+
+@pytest.mark.parametrize("name", list(PEERS))
+def test_peer_on_the_d1_shape_does_what_peers_md_recorded(name: str, logs: dict) -> None:
+    if not installed(name):
+        return
+    log = logs[name, "d1"]
+    assert log["exit"] == 0, log["stderr"]
+    ran = any(carries_canary(r) for r in results(log["requests"]))
+    assert ran is D1_CALL_RUNS[name]
+    if not ran:  # it stopped at the declaration: one request, and the run "succeeded"
+        assert len(log["requests"]) == 1
+
+
+# ------------------------------------------------------------------ the table and the installer
+
+
+def test_every_peer_is_in_the_table_with_its_packages() -> None:
+    assert list(PEERS) == list(D1_CALL_RUNS)
+    for target in PEERS.values():
+        assert target.distributions and target.about
+    assert PEERS["claude-code"].distributions == ("npm:@anthropic-ai/claude-code",)
+    assert PEERS["claude-code"].denied_call is not None
+    assert all(t.denied_call is None for n, t in PEERS.items() if n != "claude-code")
+
+
+def test_a_missing_peer_names_the_command_that_installs_it(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("HARNESS_LAB_HOME", str(tmp_path))
+    assert peers_home() == tmp_path / "peers"
+    assert PEERS["claude-code"].missing() == "not installed: lab peers install claude-code"
+    assert installed_version("npm:@anthropic-ai/claude-code") is None
+    assert installed_version("no-such-distribution-here") is None
+    assert f"not installed: {PIP_PEERS}" == "not installed: pip install 'harness-lab[peers]'"
+
+
+def test_lab_peers_install_refuses_what_it_does_not_install(capsys) -> None:
+    assert install("pydantic-ai") == 2
+    assert install("nonesuch") == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == [
+        "lab: error: pydantic-ai is a Python peer: pip install 'harness-lab[peers]'",
+        "lab: error: unknown peer 'nonesuch' (lab peers install knows: claude-code)",
+    ]
+
+
+def test_lab_peers_install_parses_into_the_install_command(capsys) -> None:
+    parser = argparse.ArgumentParser(prog="lab")
+    add_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["peers", "install", "nonesuch"])
+    assert COMMANDS[args.command](args) == 2
+    assert "unknown peer 'nonesuch'" in capsys.readouterr().err
+
+
+def readme_peers() -> str:
+    return (ROOT / "README.md").read_text().split("## Peers", 1)[1].split("\n## ", 1)[0]
+
+
+def test_readme_peer_installs_are_what_ci_runs() -> None:
+    block = re.search(r"```bash\n(.*?)```", readme_peers(), re.DOTALL).group(1)
+    commands = [line for line in block.splitlines() if line.strip()]
+    assert commands == [
+        ".venv/bin/pip install -q -e '.[peers]'",
+        ".venv/bin/lab peers install claude-code",
+    ]
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert all(command in ci for command in commands)
+
+
+def test_readme_peer_table_shows_the_pinned_versions() -> None:
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    pins = dict(
+        re.fullmatch(r"([\w-]+)(?:\[\w+\])?==(.+)", spec).groups()
+        for spec in pyproject["project"]["optional-dependencies"]["peers"]
+    )
+    rows = {
+        row.split("|")[1].strip(" `"): row.split("|")[3]
+        for row in readme_peers().splitlines()
+        if row.startswith("| `")
+    }
+    assert list(rows) == list(PEERS)
+    shown = " ".join(rows.values())
+    for name, version in pins.items():
+        assert f"{name} {version}" in shown
+    assert f"{CLAUDE_CODE_PACKAGE} {CLAUDE_CODE_VERSION}" in rows["claude-code"]
+
+
+# ------------------------------------------------------------------ the peers' shared glue
+
+
+def test_the_read_file_tool_reads_inside_the_working_folder_only(monkeypatch, tmp_path) -> None:
+    (tmp_path / "notes.txt").write_text(CANARY)
+    monkeypatch.chdir(tmp_path)
+    assert read_file("notes.txt") == CANARY
+    with pytest.raises(ValueError, match="outside the working folder"):
+        read_file("../secret.txt")
+
+
+def test_a_peer_that_raises_exits_1_with_one_line(monkeypatch, capsys) -> None:
+    def failing(prompt: str) -> str:
+        raise RuntimeError(f"no luck with {prompt!r}\nsecond line")
+
+    monkeypatch.setattr(sys, "argv", ["peer", "hello"])
+    with pytest.raises(SystemExit) as ended:
+        run(failing)
+    assert ended.value.code == 1
+    assert capsys.readouterr().err == "RuntimeError: no luck with 'hello'\n"
+
+
+if __name__ == "__main__":
+    scratch, where, *runs = sys.argv[1:]
+    if where == "netns":  # a fresh network namespace starts with loopback down
+        subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+    sessions(Path(scratch), runs)

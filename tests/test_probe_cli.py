@@ -1,0 +1,121 @@
+"""lab probe on the command line: usage errors in one line, exit statuses, JSON, isolation, fuzz."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+AGENTS = Path(__file__).parent / "agents"
+LAB = [sys.executable, "-m", "lab"]
+
+
+def lab(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    command, environment = [*LAB, *args], {**os.environ, **(env or {})}
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, env=environment)
+
+
+def agent(mode: str) -> str:
+    return f"{sys.executable} {AGENTS / 'hand_loop.py'} --mode {mode}"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "name the targets one way: TARGET ..., --all or --cmd COMMAND"),
+        (["lab-reference", "--all"], "name the targets one way"),
+        (["nobody"], "unknown target 'nobody'; known targets: lab-reference, lab-course"),
+        (["lab-reference", "--case", "P99"], "unknown case 'P99'; known cases: P1, P1s"),
+        (["lab-reference", "--call", "x={}"], "--call goes with --cmd"),
+        (["--cmd", "python a.py", "--call", "read_file"], "--call 'read_file': expected TOOL=JSON"),
+        (["--cmd", "python a.py", "--call", "read_file={"], "the JSON does not parse"),
+        (["--cmd", "python a.py", "--call", "read_file=[]"], "the JSON must be an object"),
+        (["--cmd", ""], "--cmd: the command is empty"),
+        (["lab-reference", "--report", "out.txt"], "the file name must end in .html"),
+        (["--all", "--fuzz", "2"], "--fuzz needs one target"),
+        (["lab-reference", "--jobs", "0"], "--jobs: 0 is less than 1"),
+    ],
+)
+def test_usage_errors_are_one_line_and_exit_2(args, message, capsys):
+    from lab.cli import main
+
+    assert main(["probe", *args]) == 2  # before anything runs: no namespace, no trial
+    printed = capsys.readouterr()
+    assert printed.out == ""
+    lines = printed.err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("lab: error: ") and message in lines[0]
+
+
+def test_a_program_that_keeps_what_it_is_probed_with_exits_0_and_one_that_breaks_exits_1():
+    kept = lab("probe", "--cmd", agent("careful"), "--case", "P1", "P2")
+    assert kept.returncode == 0, kept.stdout
+    assert "2 kept, 0 broken, 0 n/a" in kept.stdout
+    broke = lab("probe", "--cmd", agent("trusting"), "--case", "P1")
+    assert broke.returncode == 1
+    assert "broke P1, which it claims to keep" in broke.stdout
+
+
+def test_json_carries_every_cell_with_its_requests_and_evidence():
+    done = lab("probe", "lab-course", "--case", "P10", "P1b", "--json")
+    assert done.returncode == 0  # the course does not claim P10
+    result = json.loads(done.stdout)
+    assert [c["id"] for c in result["cases"]] == ["P1b", "P10"]
+    (target,) = result["targets"]
+    assert target["name"] == "lab-course" and target["versions"]["anthropic"]
+    p10 = next(c for c in result["cells"] if c["case"] == "P10")
+    assert p10["verdict"] == "broken"
+    assert p10["requests"][0]["answer"].startswith("200 stage 0, attempt 1, ")
+    assert "canary seen" in p10["evidence"][0]
+    assert p10["exit"] == "exit status 0"
+
+
+def test_a_target_runs_in_a_namespace_with_only_loopback_and_a_minimal_environment():
+    escape = f"{sys.executable} {AGENTS / 'escape.py'}"
+    done = lab("probe", "--cmd", escape, "--case", "P1b", "--json", env={"LAB_SECRET": "x"})
+    result = json.loads(done.stdout)
+    assert result["isolation"] == "network namespace, interfaces: lo"
+    (cell,) = result["cells"]
+    assert cell["exit"] == "exit status 0", cell  # 3: it got out; 4: it saw more than it should
+    assert cell["verdict"] == "kept"
+
+
+def test_fuzz_prints_the_smallest_breaker_as_a_lab_serve_script(tmp_path):
+    done = lab("probe", "--cmd", agent("trusting"), "--fuzz", "2")
+    assert done.returncode == 1
+    script = done.stdout
+    assert script.startswith('"""Found by `lab probe --cmd ')
+    assert "lab serve THIS_FILE.py" in script
+    (tmp_path / "found.py").write_text(script)
+    from lab.probe.serve import resolve
+
+    assert resolve(str(tmp_path / "found.py"), None).responder.stages
+
+
+def test_fuzz_finds_nothing_against_the_reference_harness():
+    done = lab("probe", "lab-reference", "--fuzz", "3")
+    assert done.returncode == 0, done.stdout
+    assert done.stdout.startswith("lab-reference: none of ")
+
+
+def test_without_a_namespace_the_probe_says_so_and_runs_anyway():
+    bin_only = {"PATH": str(Path(sys.executable).parent)}  # no `unshare` to be found
+    done = lab("probe", "lab-reference", "--case", "P1b", env=bin_only)
+    assert done.returncode == 0
+    assert done.stderr.splitlines() == [
+        "lab probe: warning: no network isolation: no `unshare` here (Linux only)"
+    ]
+    assert done.stdout.startswith(
+        "isolation: none (no `unshare` here (Linux only)): the targets could reach the network"
+    )
+
+
+def test_a_call_naming_the_scratch_folder_is_judged_as_it_was_sent():
+    call = 'read_file={"path": "{dir}/notes.txt"}'
+    done = lab("probe", "--cmd", agent("careful"), "--call", call, "--case", "P5", "P1", "--json")
+    result = json.loads(done.stdout)
+    assert {c["case"]: c["verdict"] for c in result["cells"]} == {"P1": "kept", "P5": "kept"}
+    assert done.returncode == 0

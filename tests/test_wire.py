@@ -1,0 +1,156 @@
+"""Wire invariants judge any harness from the fake API's log: a hand-written loop, broken ones."""
+
+from __future__ import annotations
+
+import anthropic
+
+from lab.model import overloaded, stream_error, text, tool_use, turn
+from lab.testing.wire import WIRE_INVARIANTS, assert_wire, run_wire, wire_problems
+
+# ---- the README's example: a hand-written loop, checked in about twenty lines -------------------
+TOOLS = [
+    {
+        "name": "read_file",
+        "description": "Read a file.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"path": {"type": "string"}},
+            "required": ["path"],
+        },
+    }
+]
+
+
+def my_loop(client: anthropic.Anthropic, prompt: str) -> None:
+    messages = [{"role": "user", "content": prompt}]
+    while True:
+        reply = client.messages.create(model="any", max_tokens=1024, messages=messages, tools=TOOLS)
+        messages.append({"role": "assistant", "content": [b.to_dict() for b in reply.content]})
+        calls = [b for b in reply.content if b.type == "tool_use"]  # the content, not stop_reason
+        if not calls:
+            return
+        results = []
+        for call in calls:  # every call gets exactly one result, an error one if it is bad
+            ok = call.name == "read_file" and isinstance(call.input.get("path"), str)
+            output = f"contents of {call.input['path']}" if ok else f"bad call: {call.name}"
+            results.append({"type": "tool_result", "tool_use_id": call.id, "content": output})
+            results[-1]["is_error"] = not ok
+        messages.append({"role": "user", "content": results})
+
+
+def test_my_loop_keeps_the_wire_invariants():
+    script = [
+        turn(tool_use("read_file", {"path": "a.txt"}), stop_reason="end_turn"),  # D1's distortion
+        turn(tool_use("no_such_tool", {}), tool_use("read_file", {"path": 7})),
+        turn("done."),
+    ]
+    assert_wire(run_wire(my_loop, script))
+
+
+# ---- each invariant catches the loop that breaks it ------------------------------------------
+def loop_with(
+    *,
+    trust_stop_reason=False,
+    is_error=True,
+    validate=True,
+    raise_on_unknown=False,
+    text_before_results=False,
+    ask_once_more=False,
+    retries=0,
+):
+    """my_loop with one mistake switched on."""
+
+    def loop(client, prompt):
+        messages = [{"role": "user", "content": prompt}]
+        extra = ask_once_more
+        while True:
+            for attempt in range(retries + 1):
+                try:
+                    reply = client.messages.create(
+                        model="any", max_tokens=1024, messages=messages, tools=TOOLS
+                    )
+                    break
+                except anthropic.APIStatusError:
+                    if attempt == retries:
+                        raise
+            messages.append({"role": "assistant", "content": [b.to_dict() for b in reply.content]})
+            calls = [b for b in reply.content if b.type == "tool_use"]
+            if trust_stop_reason:
+                calls = calls if reply.stop_reason == "tool_use" else []
+            if not calls:
+                if extra:
+                    extra = False
+                    messages.append({"role": "user", "content": "go on"})
+                    continue
+                return
+            results = [] if not text_before_results else [{"type": "text", "text": "results:"}]
+            for call in calls:
+                known = call.name == "read_file"
+                if raise_on_unknown and not known:
+                    raise KeyError(call.name)
+                ok = known and (isinstance(call.input.get("path"), str) or not validate)
+                block = {"type": "tool_result", "tool_use_id": call.id, "content": "..."}
+                results.append({**block, "is_error": not ok} if is_error else block)
+            messages.append({"role": "user", "content": results})
+
+    return loop
+
+
+READ = tool_use("read_file", {"path": "a.txt"})
+
+
+def test_trusting_stop_reason_breaks_continuation():
+    script = [turn(READ, stop_reason="end_turn"), turn("done.")]
+    run = run_wire(loop_with(trust_stop_reason=True), script)
+    assert [name for name, _ in wire_problems(run)] == ["continuation"]
+    assert "declared end_turn" in dict(wire_problems(run))["continuation"]
+
+
+def test_results_without_is_error_break_the_unknown_tool_invariant():
+    script = [turn(tool_use("no_such_tool", {})), turn("done.")]
+    problems = dict(wire_problems(run_wire(loop_with(is_error=False), script)))
+    assert list(problems) == ["unknown_tool_answered"]
+
+
+def test_no_validation_breaks_the_invalid_input_invariant():
+    script = [turn(tool_use("read_file", {"path": 7})), turn("done.")]
+    problems = dict(wire_problems(run_wire(loop_with(validate=False), script)))
+    assert list(problems) == ["invalid_input_answered"]
+    assert "{'path': 7}" in problems["invalid_input_answered"]
+
+
+def test_raising_on_an_unknown_tool_is_a_crash_and_leaves_the_call_unanswered():
+    script = [turn(tool_use("no_such_tool", {})), turn("done.")]
+    problems = dict(wire_problems(run_wire(loop_with(raise_on_unknown=True), script)))
+    assert set(problems) == {"continuation", "no_crash", "unknown_tool_answered"}
+    assert problems["no_crash"] == "KeyError: 'no_such_tool'"
+
+
+def test_text_before_the_results_breaks_pairing_with_the_fakes_exact_400():
+    script = [turn(READ), turn("done.")]
+    problems = dict(wire_problems(run_wire(loop_with(text_before_results=True), script)))
+    assert "pairing" in problems
+    assert "400 invalid_request_error: messages.1: `tool_use` ids were found" in problems["pairing"]
+
+
+def test_asking_past_the_last_answer_breaks_termination():
+    problems = dict(wire_problems(run_wire(loop_with(ask_once_more=True), [turn("done.")])))
+    assert list(problems) == ["termination"]
+
+
+def test_a_fault_is_played_once_so_a_loop_that_retries_passes():
+    script = [overloaded(), turn(READ), turn("done.")]
+    assert wire_problems(run_wire(loop_with(retries=1), script)) == []
+    problems = dict(wire_problems(run_wire(loop_with(retries=0), script)))
+    assert "529" in problems["no_crash"] or "Overloaded" in problems["no_crash"]
+
+
+def test_a_broken_stream_is_answered_whole_on_the_second_attempt():
+    script = [stream_error(turn(text("Reading."), READ), after_blocks=1), turn("done.")]
+    run = run_wire(loop_with(retries=0), script)  # not streamed: the error arrives before a body
+    assert [name for name, _ in wire_problems(run)] == ["no_crash"]
+
+
+def test_every_invariant_has_a_docstring_promise():
+    for name, check in WIRE_INVARIANTS.items():
+        assert check.__doc__, name
