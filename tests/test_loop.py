@@ -6,6 +6,7 @@ import pytest
 
 from lab.harness.layers import Layers
 from lab.harness.loop import Harness
+from lab.harness.retry import MAX_RETRIES
 from lab.harness.tools import ToolRegistry
 from lab.model import (
     FakeMessagesAPI,
@@ -123,15 +124,27 @@ def test_same_script_gives_identical_messages_every_time():
     assert first.trace.events == second.trace.events
 
 
-def test_invalid_tool_json_in_a_stream_ends_the_run_with_one_readable_line():
+def test_invalid_tool_json_in_a_stream_is_dropped_and_the_model_asked_again():
     broken = tool_use("bash", raw_json='{"command": ls}')
-    run = run_scenario(Scenario([turn(text("listing"), broken), turn(text("never"))], stream=True))
-    assert run.ended == "bad_answer"
+    script = [turn(text("listing"), broken), turn(text("Nothing to list after all."))]
+    run = run_scenario(Scenario(script, stream=True))
+    assert run.ended == "done"
     (unreadable,) = run.trace.of(AnswerUnreadable)
+    assert "\n" not in unreadable.message and "JSON" in unreadable.message
+    assert not run.trace.of(ToolExecuted)
+    # The garbled answer never entered the history: both requests hold only the prompt.
+    assert [len(body["messages"]) for body in run.api.requests] == [1, 1]
+
+
+def test_an_answer_unreadable_every_time_ends_the_run_with_one_readable_line():
+    broken = tool_use("bash", raw_json='{"command": ls}')
+    script = [turn(text("listing"), broken)] * (MAX_RETRIES + 1)
+    run = run_scenario(Scenario(script, stream=True))
+    assert run.ended == "bad_answer"
+    assert len(run.trace.of(AnswerUnreadable)) == MAX_RETRIES + 1
     ended = run.trace.of(RunEnded)[-1]
     assert ended.detail.startswith("turn 1: ") and '{"command": ls}' in ended.detail
-    assert "\n" not in ended.detail and "JSON" in unreadable.message
-    assert not run.trace.of(ToolExecuted)
+    assert "\n" not in ended.detail and not run.trace.of(ToolExecuted)
 
 
 def test_raw_json_that_is_valid_streams_like_any_input():

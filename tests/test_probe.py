@@ -50,12 +50,8 @@ def cells():
     return {(c.target, c.case): c for c in found}
 
 
-# Where the reference harness does not yet keep its own bench, and why. P4: the model call
-# (lab/harness/model_call.py) ends the run as `bad_answer` on unreadable tool JSON instead of
-# asking again. The README's matrix says so; empty this when the harness learns it.
-REFERENCE_GAPS = {
-    "P4": "toolu_p4_01 was neither answered nor asked again; the program failed (exit status 1)"
-}
+# Where the reference harness does not keep its own bench, and why (none: it keeps every case).
+REFERENCE_GAPS: dict[str, str] = {}
 
 
 def test_the_reference_harness_keeps_every_case_but_its_known_gaps(cells):

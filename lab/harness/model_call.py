@@ -19,7 +19,7 @@ import httpx2
 from anthropic.types import Message
 
 from lab.harness.partial import partial_policy
-from lab.harness.retry import Wait, retry_policy, transient
+from lab.harness.retry import MAX_RETRIES, Wait, retry_policy, transient
 from lab.switches import Switches
 from lab.trace import (
     AnswerUnreadable,
@@ -171,7 +171,7 @@ class ModelCall:
         """Ask until an answer comes or the retry policy gives up (raises Unanswered).
         `request["messages"]` is the harness's history itself."""
         self.trace.emit(ModelCalled(turn, stream, len(request["messages"])))
-        retries = 0
+        retries = unreadable_answers = 0
         while True:
             try:
                 answer = ask(self.client, request, stream=stream)
@@ -183,7 +183,13 @@ class ModelCall:
                 error = failure
             except ValueError as unreadable:  # the SDK could not parse the model's tool JSON
                 self.trace.emit(AnswerUnreadable(turn, one_line(unreadable)))
-                raise Unanswered("bad_answer", f"turn {turn}: {one_line(unreadable)}") from None
+                unreadable_answers += 1
+                if unreadable_answers > MAX_RETRIES:
+                    detail = f"turn {turn}: {one_line(unreadable)}"
+                    raise Unanswered("bad_answer", detail) from None
+                # Like a broken stream, a garbled answer is a draft: it never enters the
+                # history (its tool_use would be owed a result) and the model is asked again.
+                continue
             else:
                 return self.answered(turn, answer)
             retries += 1

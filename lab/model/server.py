@@ -11,6 +11,7 @@ with the socket closed before the terminating chunk, which is what a dropped str
 from __future__ import annotations
 
 import socket
+import sys
 import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -28,15 +29,29 @@ def _streamed(response: httpx2.Response) -> bool:
     return response.headers.get("content-type", "").startswith("text/event-stream")
 
 
+class LoopbackHTTPServer(ThreadingHTTPServer):
+    """A threading HTTP server that lets a client hang up without a traceback: a harness
+    that drops its keep-alive connection, or is killed mid-request, is nothing to report."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
+            super().handle_error(request, client_address)
+
+
 class FakeServer:
     """`with FakeServer(api) as server:` serves `api` at `server.url` until the block ends."""
 
-    def __init__(self, api: Handler) -> None:
+    def __init__(self, api: Handler, port: int = 0) -> None:
+        """Port 0: any free port (the default, and what tests use)."""
         self.api = api
         self.lock = threading.Lock()  # the API answers one request at a time
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), self.handler_class())
+        self.httpd = LoopbackHTTPServer(("127.0.0.1", port), self.handler_class())
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        # A short poll: `shutdown` waits for it, and a probe ends one server per trial.
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+
+    def serve(self) -> None:
+        self.httpd.serve_forever(poll_interval=0.05)
 
     def handler_class(self) -> type[BaseHTTPRequestHandler]:
         server = self

@@ -202,22 +202,12 @@ def serve_command(
 
 def loopback_server(api: Any, port: int) -> Any:
     """A FakeServer on `port` (0: any free port)."""
-    from http.server import ThreadingHTTPServer
-
     from lab.model.server import FakeServer
 
-    server = FakeServer(api)
-    if port == 0:
-        return server
-    # FakeServer always binds a free port; rebind its handler to the one asked for.
-    server.httpd.server_close()
     try:
-        server.httpd = ThreadingHTTPServer(("127.0.0.1", port), server.handler_class())
+        return FakeServer(api, port)
     except OSError as error:
         raise ServeError(f"--port {port}: {error.strerror or error}") from None
-    server.url = f"http://127.0.0.1:{port}"
-    server.thread = threading.Thread(target=server.httpd.serve_forever, daemon=True)
-    return server
 
 
 def finish_answers(timeout: float = 10.0) -> None:
