@@ -4,6 +4,7 @@ a reader sees it (printed to PDF: its text and the fonts that drew it)."""
 from __future__ import annotations
 
 import os
+import shutil
 import re
 import subprocess
 
@@ -31,6 +32,8 @@ def page(request, tmp_path_factory):
     assert main(["report", "--html", str(path), "--lang", request.param]) == 0
     pdf = folder / "lab.pdf"
     env = {**os.environ, "HOME": str(folder)}
+    missing = [tool for tool in ("chromium", "pdftotext", "pdffonts") if not shutil.which(tool)]
+    assert not missing, f"{missing} needed: see the README's 'Testing needs' (apt-get install ...)"
     subprocess.run(
         [
             "chromium",
