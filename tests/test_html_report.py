@@ -4,8 +4,8 @@ a reader sees it (printed to PDF: its text and the fonts that drew it)."""
 from __future__ import annotations
 
 import os
-import shutil
 import re
+import shutil
 import subprocess
 
 import pytest
