@@ -17,7 +17,7 @@ LAB_DENIED_CALL: Call = ("bash", '{"command": "touch denied.canary"}')
 # What the course keeps (see each switch's `course` value): its SDK client retries (P6, P7) and it
 # never streams, so it keeps no partial answer (P8, P9); it runs a call cut by max_tokens (P10)
 # and gives up on unreadable tool JSON (P4).
-COURSE_KEEPS = ("P1", "P1s", "P1b", "P2", "P3", "P5", "P6", "P7", "P8", "P9", "P11", "P12")
+COURSE_KEEPS = ("P1", "P1s", "P1b", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P11", "P12")
 
 
 def lab_target(preset: str, *flips: str) -> Target:
