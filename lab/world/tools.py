@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 
-from lab.harness.tools import Tool, ToolError
+from lab.tool import Tool, ToolError
 from lab.world.shell import is_read_only
 from lab.world.world import World
 
