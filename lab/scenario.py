@@ -16,7 +16,7 @@ from lab.harness.tools import ContractError, Tool, ToolRegistry
 from lab.model import ApiError, Responder, ScriptedModel, Turn
 from lab.switches import Switches
 from lab.trace import ToolRefused, Trace
-from lab.world import World, course_tools
+from lab.world import NoWall, WorkspaceWall, World, course_tools
 
 if TYPE_CHECKING:  # the SDK is imported only when a run starts: writing a scenario is quick
     import anthropic
@@ -60,7 +60,8 @@ class Run:
 def tools_for(world: World, switches: Switches) -> list[Tool]:
     """The course's five tools on `world`: the file tools behind the workspace wall, bash in
     the sandbox, unless either is switched off."""
-    return course_tools(world, wall=switches.workspace_wall, sandbox=switches.shell_sandbox)
+    wall = WorkspaceWall(world) if switches.workspace_wall else NoWall()
+    return course_tools(world, wall=wall, sandbox=switches.shell_sandbox)
 
 
 def build_harness(

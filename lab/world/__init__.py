@@ -3,7 +3,7 @@
 from lab.world.fs import Changes, VirtualFS
 from lab.world.sandbox import Sandbox
 from lab.world.shell import COMMAND_SECONDS, Shell, ShellResult, is_read_only, split_commands
-from lab.world.tools import TOOL_SECONDS, course_tools
+from lab.world.tools import TOOL_SECONDS, NoWall, WorkspaceWall, course_tools
 from lab.world.world import VirtualClock, World
 
 __all__ = [
@@ -12,10 +12,12 @@ __all__ = [
     "TOOL_SECONDS",
     "Changes",
     "Shell",
+    "NoWall",
     "ShellResult",
     "VirtualClock",
     "VirtualFS",
     "World",
+    "WorkspaceWall",
     "course_tools",
     "is_read_only",
     "split_commands",
