@@ -97,7 +97,6 @@ def build_harness(
     return Harness(
         client,
         layers,
-        switches=switches,
         stream=scenario.stream,
         max_turns=scenario.max_turns,
         wait=wait,
