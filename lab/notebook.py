@@ -225,7 +225,9 @@ class Stepper:
         self.initial = self.world.snapshot()
         self.model = ScriptedModel(scenario.script)
         self.api = FakeMessagesAPI(self.model)
-        self.harness = build_harness(scenario, self.switches, self.world, make_client(self.api))
+        self.harness = build_harness(
+            scenario.setup, self.switches, self.world, make_client(self.api)
+        )
         self.started = False
         self.shown = 0  # trace events already handed out by step()
 
