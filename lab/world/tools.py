@@ -13,7 +13,7 @@ import copy
 from collections.abc import Callable
 
 from lab.tool import Tool, ToolError
-from lab.world.shell import is_read_only
+from lab.world.shell_commands import is_read_only
 from lab.world.world import World
 
 OUTPUT_LIMIT = 50_000  # bash output is cut here, as in the course
