@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lab import __version__
-from lab.errors import InputError
+from lab.errors import InputError, UsageError
 from lab.probe.cli import COMMANDS as PROBE_COMMANDS  # light: it imports nothing heavy
 from lab.probe.cli import add_parsers as add_probe_parsers
 from lab.switches import Switches, SwitchValueError, parse_switch_value, switch_names
@@ -53,10 +53,6 @@ PRESETS = {"course": Switches.course}
 MATRIX_EXAMPLES, HUNT_EXAMPLES = 100, 150
 DEFAULT_JOBS = min(4, os.cpu_count() or 1)
 DEFAULT_MODEL = "claude-sonnet-4-5"
-
-
-class UsageError(InputError):
-    """A bad command line: one readable line, exit 2."""
 
 
 class Parser(argparse.ArgumentParser):

@@ -15,3 +15,7 @@ class InputError(Exception):
     def __init__(self, *lines: str) -> None:
         super().__init__("\n".join(lines))
         self.lines = list(lines)
+
+
+class UsageError(InputError):
+    """A bad command line: one readable line, exit 2."""

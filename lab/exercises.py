@@ -76,7 +76,7 @@ def run_with(
     initial = world.snapshot()
     model = ScriptedModel(scenario.script)
     api = FakeMessagesAPI(model)
-    harness = build_harness(scenario, switches, world, make_client(api))
+    harness = build_harness(scenario.setup, switches, world, make_client(api))
     if adjust is not None:
         adjust(harness)
     ended = run_safely(harness, scenario.prompt)

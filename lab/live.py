@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from lab.errors import InputError
 from lab.harness.permissions import course_permissions
-from lab.scenario import Scenario, build_harness
+from lab.scenario import Setup, build_harness
 from lab.switches import Switches
 from lab.world import World
 
@@ -78,18 +78,17 @@ def live_run(
     """Run `prompt` against a real model on a fresh virtual world; returns the harness and world."""
     import anthropic
 
-    scenario = Scenario(
-        script=[],  # unused: the model is real
+    setup = Setup(
         prompt=prompt,
         files=DEMO_FILES,
         stream=True,
         max_turns=max_turns,
         permissions=course_permissions(),
         human=answering(human),
+        model=model,
     )
-    world = World.create(dict(scenario.files))
-    harness = build_harness(scenario, switches or Switches(), world, client)
-    harness.model = model
+    world = World.create(dict(setup.files))
+    harness = build_harness(setup, switches or Switches(), world, client)
     try:
         harness.run(prompt)  # API errors (a bad key, an overload) end the run, in the trace
     except anthropic.APIConnectionError as error:

@@ -11,6 +11,7 @@ from typing import Any
 from lab.harness.permissions import deny_rule_for
 from lab.harness.results import SPILL_DIR
 from lab.harness.tools import invoke
+from lab.model.tool_pairs import ANY_ORDER, blocks_of, leading_result_ids, tool_use_ids, unanswered
 from lab.scenario import Run, tools_for
 from lab.trace import (
     CheckFailed,
@@ -30,36 +31,21 @@ from lab.world import World
 Observable = Callable[[Run], Any]
 
 
-def tool_use_ids(message: dict[str, Any]) -> list[str]:
-    content = message["content"]
-    if isinstance(content, str):
-        return []
-    return [b["id"] for b in content if b.get("type") == "tool_use"]
-
-
-def leading_result_ids(message: dict[str, Any]) -> list[str]:
-    content = message["content"]
-    ids = []
-    for block in [] if isinstance(content, str) else content:
-        if block.get("type") != "tool_result":
-            break
-        ids.append(block["tool_use_id"])
-    return ids
-
-
 def pairs_intact(run: Run) -> bool:
-    """Every tool_use is answered once at the head of the very next user message, and every
-    tool_result answers a tool_use of the message right before it."""
+    """Every tool_use is answered once at the head of the very next user message (in any
+    order, as the API takes it), and every tool_result answers a tool_use of the message right
+    before it."""
     messages = run.messages
     for i, message in enumerate(messages):
         previous = messages[i - 1] if i > 0 else None
-        if message["role"] == "user" and (results := leading_result_ids(message)):
-            if previous is None or not set(results) <= set(tool_use_ids(previous)):
+        if message["role"] == "user" and (results := leading_result_ids(blocks_of(message))):
+            if previous is None or not set(results) <= set(tool_use_ids(blocks_of(previous))):
                 return False
-        if message["role"] != "assistant" or not (calls := tool_use_ids(message)):
+        if message["role"] != "assistant" or not (calls := tool_use_ids(blocks_of(message))):
             continue
         following = messages[i + 1] if i + 1 < len(messages) else None
-        if following is None or sorted(leading_result_ids(following)) != sorted(calls):
+        answers = leading_result_ids(blocks_of(following)) if following else []
+        if following is None or unanswered(calls, answers, ANY_ORDER) or len(answers) != len(calls):
             return False
     return True
 

@@ -1,5 +1,8 @@
-"""A scenario (script, world, prompt) and one run of it under a given set of switches.
+"""A scenario (what the model says, and how the harness is set up) and one run of it.
 
+A `Setup` is how the harness is set up: tools, rules, human, hooks, the world's files, the
+prompt. A `Scenario` is a script (what the model does) plus a Setup's fields; `build_harness`
+takes only the Setup, so a live run or `lab probe` wires a harness without a script.
 `run_scenario` wires the real SDK client, the fake API, the world and the harness, and
 returns a `Run`: the trace, the final messages and world, and what the API saw.
 """
@@ -7,7 +10,7 @@ returns a `Run`: the trace, the final messages and world, and what the API saw.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from lab.harness.hooks import Hook
@@ -16,7 +19,7 @@ from lab.harness.tools import ContractError, Tool, ToolRegistry
 from lab.model import ApiError, Responder, ScriptedModel, Turn
 from lab.switches import Switches
 from lab.trace import ToolRefused, Trace
-from lab.world import World, course_tools
+from lab.world import NoWall, WorkspaceWall, World, course_tools
 
 if TYPE_CHECKING:  # the SDK is imported only when a run starts: writing a scenario is quick
     import anthropic
@@ -26,9 +29,32 @@ if TYPE_CHECKING:  # the SDK is imported only when a run starts: writing a scena
     from lab.model.fake_api import FakeMessagesAPI
 
 
+def no_extra_tools(world: World) -> list[Tool]:
+    """The default: the course's five tools and nothing more."""
+    return []
+
+
+@dataclass(frozen=True)
+class Setup:
+    """How the harness is set up, whoever the model is: the prompt, the world's files, tools,
+    rules, the human and the hooks."""
+
+    prompt: str = "Please help with the files in the workspace."
+    files: Mapping[str, str] = field(default_factory=dict)
+    stream: bool = False
+    max_turns: int = 12
+    permissions: Permissions = field(default_factory=Permissions)
+    human: Sequence[str] | Callable[[str], str] = ()  # the scripted human's answers
+    hooks: Sequence[tuple[str, Hook]] = ()  # (event, callback) in registration order
+    keep_last: int | None = None  # trim the history to the last N messages before each call
+    tools: Callable[[World], list[Tool]] = no_extra_tools  # tools beside the course's five
+    model: str = "claude-lab-1"  # the model name the harness asks for
+
+
 @dataclass(frozen=True)
 class Scenario:
-    """What the model says (a list of turns or a responder), to whom, in which world."""
+    """What the model says (a list of turns or a responder), to whom, in which world: a script
+    beside a Setup's fields (`setup` hands them over)."""
 
     script: Sequence[Turn | ApiError] | Responder
     prompt: str = "Please help with the files in the workspace."
@@ -39,7 +65,13 @@ class Scenario:
     human: Sequence[str] | Callable[[str], str] = ()  # the scripted human's answers
     hooks: Sequence[tuple[str, Hook]] = ()  # (event, callback) in registration order
     keep_last: int | None = None  # trim the history to the last N messages before each call
-    tools: Callable[[World], list[Tool]] = lambda world: []  # extra tools beside the course's
+    tools: Callable[[World], list[Tool]] = no_extra_tools  # tools beside the course's five
+
+    @property
+    def setup(self) -> Setup:
+        """How the harness is set up for this scenario (everything but the script)."""
+        shared = {f.name for f in fields(Setup)} & {f.name for f in fields(Scenario)}
+        return Setup(**{name: getattr(self, name) for name in shared})
 
 
 @dataclass
@@ -60,17 +92,18 @@ class Run:
 def tools_for(world: World, switches: Switches) -> list[Tool]:
     """The course's five tools on `world`: the file tools behind the workspace wall, bash in
     the sandbox, unless either is switched off."""
-    return course_tools(world, wall=switches.workspace_wall, sandbox=switches.shell_sandbox)
+    wall = WorkspaceWall(world) if switches.workspace_wall else NoWall()
+    return course_tools(world, wall=wall, sandbox=switches.shell_sandbox)
 
 
 def build_harness(
-    scenario: Scenario,
+    setup: Setup,
     switches: Switches,
     world: World,
     client: anthropic.Anthropic,
     wait: Wait | None = None,
 ) -> Harness:
-    """The harness for a scenario, wired to `client` (fake or real) and acting on `world`;
+    """The harness a setup describes, wired to `client` (fake or real) and acting on `world`;
     its retries wait on the world's virtual clock unless `wait` says otherwise (a real model
     is waited for with `lab.harness.retry.real_wait`)."""
     from lab.harness.layers import Layers  # it names the SDK's types, and the loop uses the SDK
@@ -78,7 +111,7 @@ def build_harness(
 
     trace = Trace()
     registry = ToolRegistry(check_contract=switches.contract_checked)
-    for tool in [*tools_for(world, switches), *scenario.tools(world)]:
+    for tool in [*tools_for(world, switches), *setup.tools(world)]:
         try:
             registry.register(tool)
         except ContractError as error:  # refused at registration: visible, and the run goes on
@@ -88,17 +121,17 @@ def build_harness(
         trace,
         world,
         switches,
-        permissions=scenario.permissions,
-        human=Human(scenario.human),
-        hooks=scenario.hooks,
-        keep_last=scenario.keep_last,
+        permissions=setup.permissions,
+        human=Human(setup.human),
+        hooks=setup.hooks,
+        keep_last=setup.keep_last,
     )
     return Harness(
         client,
         layers,
-        switches=switches,
-        stream=scenario.stream,
-        max_turns=scenario.max_turns,
+        model=setup.model,
+        stream=setup.stream,
+        max_turns=setup.max_turns,
         wait=wait,
     )
 
@@ -128,7 +161,7 @@ def run_scenario(scenario: Scenario, switches: Switches | None = None) -> Run:
     initial = world.snapshot()
     model = ScriptedModel(scenario.script)
     api = FakeMessagesAPI(model)
-    harness = build_harness(scenario, switches, world, make_client(api))
+    harness = build_harness(scenario.setup, switches, world, make_client(api))
     ended = run_safely(harness, scenario.prompt)
     return Run(
         scenario, switches, harness.trace, harness.messages, world, initial, api, model, ended

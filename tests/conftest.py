@@ -130,3 +130,21 @@ def lab(capsys, monkeypatch):
 def host_leak() -> type[BaseException]:
     """The exception the host guard raises inside a forbidden call."""
     return HostLeak
+
+
+def _result_of(run, call_id: str = "toolu_c") -> dict:
+    """The one tool_result a run's history holds for `call_id` (exactly one, or the test fails)."""
+    (result,) = [
+        block
+        for message in run.messages
+        if message["role"] == "user" and isinstance(message["content"], list)
+        for block in message["content"]
+        if block.get("type") == "tool_result" and block["tool_use_id"] == call_id
+    ]
+    return result
+
+
+@pytest.fixture
+def result_of():
+    """`result_of(run, call_id="toolu_c")`: the tool_result a run's history holds for a call."""
+    return _result_of

@@ -12,7 +12,7 @@ import pytest
 
 import lab.world
 from lab.harness.tools import Tool, ToolError, ToolRegistry, contract_mismatch
-from lab.world import TOOL_SECONDS, World, course_tools
+from lab.world import TOOL_SECONDS, NoWall, WorkspaceWall, World, course_tools
 
 # The course's s02 schemas, written out by hand so a drift in ours shows up here.
 COURSE_SCHEMAS = {
@@ -55,8 +55,12 @@ def world() -> World:
     return World.create({"notes.txt": NOTES, "src/app.py": "x = 1\nx = 1\n"})
 
 
+def wall_of(world: World, wall: bool) -> WorkspaceWall | NoWall:
+    return WorkspaceWall(world) if wall else NoWall()
+
+
 def tools_of(world: World, wall: bool = True) -> dict[str, Tool]:
-    return {tool.name: tool for tool in course_tools(world, wall=wall)}
+    return {tool.name: tool for tool in course_tools(world, wall=wall_of(world, wall))}
 
 
 def call(world: World, name: str, wall: bool = True, **arguments: object) -> str:
@@ -74,7 +78,7 @@ def test_the_five_tools_register_with_the_course_schemas(world: World) -> None:
 
 @pytest.mark.parametrize("wall", [True, False])
 def test_handler_parameters_equal_schema_properties(world: World, wall: bool) -> None:
-    for tool in course_tools(world, wall=wall):
+    for tool in course_tools(world, wall=wall_of(world, wall)):
         assert contract_mismatch(tool) is None
         params = tool.handler.__code__.co_varnames[: tool.handler.__code__.co_argcount]
         assert list(params) == list(tool.input_schema["properties"])

@@ -35,17 +35,6 @@ def fired(run, event: str) -> list[HookFired]:
     return [e for e in run.trace.of(HookFired) if e.event == event]
 
 
-def result_of(run, call_id: str) -> dict:
-    (result,) = [
-        b
-        for m in run.messages
-        if m["role"] == "user" and isinstance(m["content"], list)
-        for b in m["content"]
-        if b.get("type") == "tool_result" and b["tool_use_id"] == call_id
-    ]
-    return result
-
-
 def ran(run) -> list[str]:
     return [e.call_id for e in run.trace.of(ToolExecuted)]
 
@@ -181,7 +170,7 @@ def test_a_logging_hook_beside_a_blocking_hook_still_logs():
     assert "/workspace/notes.txt" in run.world.snapshot()
 
 
-def test_pre_tool_use_decisions_merge_deny_over_ask_over_allow():
+def test_pre_tool_use_decisions_merge_deny_over_ask_over_allow(result_of):
     hooks = [
         ("PreToolUse", recorder([], "allower", {"permissionDecision": "allow"})),
         (
@@ -215,7 +204,7 @@ def test_ask_beats_allow_among_hooks():
     assert ran(run) == []
 
 
-def test_a_plain_string_from_a_pre_tool_use_hook_blocks():
+def test_a_plain_string_from_a_pre_tool_use_hook_blocks(result_of):
     hooks = [("PreToolUse", recorder([], "stringy", "not today"))]
     script = [turn(tool_use("bash", {"command": "ls"}, id="t1")), turn(text("done"))]
     run = run_scenario(Scenario(script, files=FILES, hooks=hooks))
@@ -376,7 +365,7 @@ def test_without_the_guard_a_stop_hook_runs_to_the_turn_limit():
 # -- course semantics (s04) -----------------------------------------------------------------
 
 
-def test_course_first_non_none_result_skips_the_rest():
+def test_course_first_non_none_result_skips_the_rest(result_of):
     log: list = []
     hooks = [
         ("PreToolUse", recorder(log, "first")),
@@ -392,7 +381,7 @@ def test_course_first_non_none_result_skips_the_rest():
     assert "stop here" in result_of(run, "t1")["content"]
 
 
-def test_course_denied_call_never_reaches_a_later_logging_hook():
+def test_course_denied_call_never_reaches_a_later_logging_hook(result_of):
     log: list = []
     script = [
         turn(
@@ -420,7 +409,7 @@ def test_production_logs_the_denied_call_too():
     assert ran(run) == []
 
 
-def test_course_post_tool_use_result_is_discarded_but_skips_later_callbacks():
+def test_course_post_tool_use_result_is_discarded_but_skips_later_callbacks(result_of):
     log: list = []
     hooks = [
         ("PostToolUse", recorder(log, "large_output_hook", "Warning: big output")),
@@ -434,7 +423,7 @@ def test_course_post_tool_use_result_is_discarded_but_skips_later_callbacks():
     assert result["content"] == "alpha" and not result.get("is_error")
 
 
-def test_production_post_tool_use_runs_every_callback():
+def test_production_post_tool_use_runs_every_callback(result_of):
     log: list = []
     hooks = [
         ("PostToolUse", recorder(log, "large_output_hook", "Warning: big output")),

@@ -30,17 +30,6 @@ def run_one(call: dict, permissions: Permissions, switches: Switches | None = No
     return run_scenario(scenario, switches or Switches())
 
 
-def result_of(run, call_id: str = "toolu_c") -> dict:
-    (result,) = [
-        b
-        for m in run.messages
-        if m["role"] == "user" and isinstance(m["content"], list)
-        for b in m["content"]
-        if b.get("type") == "tool_result" and b["tool_use_id"] == call_id
-    ]
-    return result
-
-
 def decision(run) -> tuple[str, str]:
     (gate,) = run.trace.of(GateDecision)
     return gate.gate, gate.decision
@@ -134,7 +123,7 @@ def test_first_match_returns_the_first_rule_in_list_order(world):
 # -- the gates, end to end ---------------------------------------------------------------------
 
 
-def test_a_broad_deny_beats_a_narrower_allow():
+def test_a_broad_deny_beats_a_narrower_allow(result_of):
     perms = Permissions(deny=["Bash(rm *)"], allow=["Bash(rm notes.txt)"])
     run = run_one(bash("rm notes.txt"), perms)
     assert decision(run) == ("deny", "deny")
@@ -174,7 +163,7 @@ def test_ls_rule_has_a_word_boundary(command, allowed):
     assert (ran(run) == ["toolu_c"]) is allowed
 
 
-def test_read_deny_rule_blocks_reading_etc():
+def test_read_deny_rule_blocks_reading_etc(result_of):
     run = run_one(
         tool_use("read_file", {"path": "/etc/passwd"}, id="toolu_c"),
         Permissions(deny=["Read(/etc/**)"]),
@@ -220,7 +209,7 @@ def test_allow_needs_every_part_of_a_compound_command():
     assert "/workspace/x/data.bin" in run.world.snapshot()
 
 
-def test_every_part_covered_by_allow_rules_is_allowed():
+def test_every_part_covered_by_allow_rules_is_allowed(result_of):
     perms = Permissions(allow=["Bash(ls *)", "Bash(cat *)"], default="deny")
     run = run_one(bash("ls -la && cat notes.txt"), perms)
     assert decision(run) == ("allow", "allow")
@@ -249,6 +238,27 @@ def test_the_human_answers_in_order_and_running_out_means_no():
     assert ran(run) == ["t1"]
     snapshot = run.world.snapshot()
     assert "/workspace/notes.txt" not in snapshot and "/workspace/x/data.bin" in snapshot
+
+
+def test_the_human_is_asked_at_most_once_per_call():
+    """An ask rule and a hook's "ask" on one call make one question, not two: the human's yes
+    to the rule's question already answers the hook's."""
+
+    def asker(payload):
+        return {"permissionDecision": "ask"}
+
+    script = [turn(bash("rm notes.txt", "t1")), turn(text("done"))]
+    scenario = Scenario(
+        script,
+        files=FILES,
+        permissions=Permissions(ask=["Bash(rm *)"]),
+        hooks=[("PreToolUse", asker)],
+        human=["yes", "no"],  # a second question would get "no" and deny the call
+    )
+    run = run_scenario(scenario)
+    assert [(e.call_id, e.answer) for e in run.trace.of(HumanAsked)] == [("t1", "yes")]
+    assert ran(run) == ["t1"]
+    assert "/workspace/notes.txt" not in run.world.snapshot()
 
 
 def test_the_human_can_be_a_policy():
@@ -283,7 +293,7 @@ def test_default_ask_asks_when_no_rule_matches():
     assert ran(run) == ["toolu_c"]
 
 
-def test_a_denial_by_the_human_says_so_in_the_result():
+def test_a_denial_by_the_human_says_so_in_the_result(result_of):
     run = run_one(bash("ls"), Permissions(default="ask"), human=["n"])
     result = result_of(run)
     assert result["is_error"] and result["content"].startswith("Blocked at permission: ")
@@ -293,14 +303,14 @@ def test_a_denial_by_the_human_says_so_in_the_result():
 # -- the course preset -----------------------------------------------------------------------
 
 
-def test_course_deny_list_is_a_substring_match_on_bash():
+def test_course_deny_list_is_a_substring_match_on_bash(result_of):
     run = run_one(bash("sudo ls"), course_permissions(), human=["y"])
     assert decision(run) == ("deny", "deny")
     assert not run.trace.of(HumanAsked)
     assert "Permission denied." in result_of(run)["content"]
 
 
-def test_course_deny_list_does_not_cover_file_tools_which_ask_instead():
+def test_course_deny_list_does_not_cover_file_tools_which_ask_instead(result_of):
     call = tool_use("write_file", {"path": "/etc/passwd", "content": "owned"}, id="toolu_c")
     run = run_one(call, course_permissions(), Switches(workspace_wall=False), human=["n"])
     (asked,) = run.trace.of(HumanAsked)

@@ -7,7 +7,7 @@ short-circuits the rest, with permission simply the first PreToolUse callback.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from lab.harness.checks import Call
@@ -51,6 +51,62 @@ def as_text(result: Any, key: str) -> str | None:
     return None if result is None else str(result)
 
 
+class ProductionSemantics:
+    """Every matching hook runs; PreToolUse decisions merge deny > ask > allow; hooks only
+    tighten, and the permission gates stay a stage of their own."""
+
+    owns_permission = False  # the gates are their own stage of the chain
+
+    def fire(
+        self, sockets: Sockets, event: str, payload: dict[str, Any], turn: int, call_id: str | None
+    ) -> list[Any]:
+        """Every callback runs; their non-None results, in order."""
+        return [r for _, r in sockets.each_result(event, payload, turn, call_id)]
+
+    def prompt_context(self, results: list[Any]) -> str | None:
+        texts = [t for r in results if (t := as_text(r, "additionalContext"))]
+        return "\n".join(texts) or None
+
+    def block_reason(self, call: Call, results: list[Any], hooks_ran: bool) -> str | None:
+        decisions = [d for r in results if (d := as_decision(r)) and d[0] in PRECEDENCE]
+        if not decisions:
+            if hooks_ran:
+                call.hook_decision = "silent"  # hooks ran and said nothing: no approval (D25)
+            return None
+        decision, reason = max(decisions, key=lambda d: PRECEDENCE[d[0]])
+        if decision == "deny":
+            return f"blocked by a PreToolUse hook: {reason}"
+        call.hook_decision = decision  # ask/allow go on to the permission gates
+        return None
+
+
+class CourseSemantics:
+    """The course's s04 (D12-D14): callbacks run in order and the first non-None result
+    short-circuits the rest; that result is the verdict; what UserPromptSubmit returns is
+    discarded; permission is no special stage, just the first PreToolUse callback."""
+
+    owns_permission = True  # the gates run as the first PreToolUse callback
+
+    def fire(
+        self, sockets: Sockets, event: str, payload: dict[str, Any], turn: int, call_id: str | None
+    ) -> list[Any]:
+        """The callbacks up to the first non-None result; the rest are skipped, visibly."""
+        callbacks = sockets.callbacks[event]
+        for i, result in sockets.each_result(event, payload, turn, call_id):
+            for skipped in callbacks[i + 1 :]:
+                sockets.trace.emit(
+                    HookSkipped(turn, event, hook_name(skipped), call_id, hook_name(callbacks[i]))
+                )
+            return [result]
+        return []
+
+    def prompt_context(self, results: list[Any]) -> str | None:
+        return None
+
+    def block_reason(self, call: Call, results: list[Any], hooks_ran: bool) -> str | None:
+        return str(results[0]) if results else None
+
+
 class Sockets:
     def __init__(
         self,
@@ -60,13 +116,13 @@ class Sockets:
         permission: Callable[[Call], str | None] | None = None,
     ) -> None:
         self.trace = trace
-        self.course = switches.course_hook_semantics
+        self.course_hook_semantics = switches.course_hook_semantics
+        self.semantics = CourseSemantics() if self.course_hook_semantics else ProductionSemantics()
         self.guard = switches.stop_hook_guard
         self.stop_blocks = 0
         self.callbacks: dict[str, list[Hook]] = {event: [] for event in EVENTS}
-        # The course's s04: permission is no special stage, just the first PreToolUse callback.
-        self.handles_permission = self.course and permission is not None
-        if self.handles_permission:
+        self.handles_permission = self.semantics.owns_permission and permission is not None
+        if permission is not None and self.handles_permission:
             self.register("PreToolUse", permission_hook(permission))
         for event, hook in hooks:
             self.register(event, hook)
@@ -76,16 +132,15 @@ class Sockets:
             raise ValueError(f"unknown hook event {event!r}; events: {', '.join(EVENTS)}")
         self.callbacks[event].append(hook)
 
-    def fire(
-        self, event: str, payload: dict[str, Any], turn: int, call_id: str | None = None
-    ) -> list[Any]:
-        """Run the event's callbacks; returns their non-None results (course: at most one)."""
-        results = []
-        callbacks = self.callbacks[event]
-        for i, hook in enumerate(callbacks):
+    def each_result(
+        self, event: str, payload: dict[str, Any], turn: int, call_id: str | None
+    ) -> Iterator[tuple[int, Any]]:
+        """Run the event's callbacks one by one, yielding (index, result) for each non-None
+        result; a callback that raises is contained (visible in the trace, the run goes on)."""
+        for i, hook in enumerate(self.callbacks[event]):
             try:
                 result = hook({"hook_event_name": event, **payload})
-            except Exception as error:  # contained: visible in the trace, the run goes on
+            except Exception as error:
                 self.trace.emit(
                     HookFailed(
                         turn, event, hook_name(hook), call_id, f"{type(error).__name__}: {error}"
@@ -93,42 +148,26 @@ class Sockets:
                 )
                 continue
             self.trace.emit(HookFired(turn, event, hook_name(hook), call_id, result))
-            if result is None:
-                continue
-            results.append(result)
-            if self.course:
-                for skipped in callbacks[i + 1 :]:
-                    self.trace.emit(
-                        HookSkipped(turn, event, hook_name(skipped), call_id, hook_name(hook))
-                    )
-                break
-        return results
+            if result is not None:
+                yield i, result
+
+    def fire(
+        self, event: str, payload: dict[str, Any], turn: int, call_id: str | None = None
+    ) -> list[Any]:
+        """Run the event's callbacks as the semantics say; their non-None results."""
+        return self.semantics.fire(self, event, payload, turn, call_id)
 
     # -- the events, as the layers use them -------------------------------------------------
     def user_prompt(self, turn: int, prompt: str) -> str | None:
         """Context to add to the prompt (the course discards what the hooks return)."""
         results = self.fire("UserPromptSubmit", {"prompt": prompt}, turn)
-        if self.course:
-            return None
-        texts = [t for r in results if (t := as_text(r, "additionalContext"))]
-        return "\n".join(texts) or None
+        return self.semantics.prompt_context(results)
 
     def pre_tool_use(self, call: Call) -> str | None:
         """The hooks stage of the chain: a reason to block the call, or None."""
         payload = {"tool_name": call.name, "tool_input": call.input, "tool_use_id": call.id}
         results = self.fire("PreToolUse", {**payload, "call": call}, call.turn, call.id)
-        if self.course:
-            return str(results[0]) if results else None
-        decisions = [d for r in results if (d := as_decision(r)) and d[0] in PRECEDENCE]
-        if not decisions:
-            if self.callbacks["PreToolUse"]:
-                call.hook_decision = "silent"  # hooks ran and said nothing: no approval (D25)
-            return None
-        decision, reason = max(decisions, key=lambda d: PRECEDENCE[d[0]])
-        if decision == "deny":
-            return f"blocked by a PreToolUse hook: {reason}"
-        call.hook_decision = decision  # ask/allow go on to the permission gates
-        return None
+        return self.semantics.block_reason(call, results, bool(self.callbacks["PreToolUse"]))
 
     def post_tool_use(self, call: Call, output: str, is_error: bool) -> None:
         event = "PostToolUseFailure" if is_error else "PostToolUse"

@@ -1,8 +1,8 @@
-"""The detachable layers hung outside the loop, seen from the loop as four calls.
+"""The detachable layers hung outside the loop, seen from the loop as five calls.
 
-The loop asks: what is the prompt message, what history do I send, what are the results
-of these calls, may I stop? Everything that answers (dispatch table, chain of checks,
-gates, hooks, the pairing obligation) is wired here and lives in its own module.
+The loop asks: what is the prompt message, which tools do I offer, what history do I send,
+what are the results of these calls, may I stop? Everything that answers (dispatch table,
+chain of checks, gates, hooks, the pairing obligation) is wired here, each in its own module.
 """
 
 from __future__ import annotations
@@ -49,7 +49,11 @@ class Layers:
         # Every failure a result, or the course's bare handler(**input) (运行时直接炸, D8).
         self.invoke = invoke if switches.handler_errors_become_results else invoke_unguarded
 
-    # -- the four calls the loop makes ----------------------------------------------------
+    # -- the calls the loop makes -----------------------------------------------------------
+    def tools(self) -> list[dict[str, Any]]:
+        """The tools to offer the model, as the Messages API `tools` parameter expects them."""
+        return self.registry.to_api()
+
     def prompt_message(self, turn: int, prompt: str) -> dict[str, Any]:
         context = self.sockets.user_prompt(turn, prompt)
         if context is None:

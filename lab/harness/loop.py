@@ -13,7 +13,6 @@ import anthropic
 from lab.harness.layers import Layers
 from lab.harness.model_call import Answer, ModelCall, Unanswered
 from lab.harness.retry import Wait
-from lab.switches import Switches
 from lab.trace import RunEnded, RunStarted
 
 
@@ -23,7 +22,6 @@ class Harness:
         client: anthropic.Anthropic,
         layers: Layers,
         *,
-        switches: Switches | None = None,
         model: str = "claude-lab-1",
         system: str | None = None,
         stream: bool = False,
@@ -32,9 +30,10 @@ class Harness:
         wait: Wait | None = None,  # how retries wait: by default on the world's virtual clock
     ) -> None:
         self.client, self.layers, self.trace = client, layers, layers.trace
-        self.switches = switches or Switches()
+        # One switchboard per run: the loop reads the one its layers were built with.
+        self.trust_stop_reason = layers.switches.trust_stop_reason
         self.model_call = ModelCall(
-            client, self.trace, self.switches, wait or layers.world.clock.advance
+            client, self.trace, layers.switches, wait or layers.world.clock.advance
         )
         self.model, self.system, self.stream = model, system, stream
         self.max_turns, self.max_tokens = max_turns, max_tokens
@@ -75,7 +74,7 @@ class Harness:
 
     def holds_tool_calls(self, answer: Answer) -> bool:
         """The continue test: the content fact, unless the switch trusts the declaration."""
-        if self.switches.trust_stop_reason:
+        if self.trust_stop_reason:
             return answer.message.stop_reason == "tool_use"
         return answer.tool_use_seen
 
@@ -84,7 +83,7 @@ class Harness:
             "model": self.model,
             "max_tokens": self.max_tokens,
             "messages": self.messages,  # the history itself, not a copy
-            "tools": self.layers.registry.to_api(),
+            "tools": self.layers.tools(),
         }
         if self.system:
             request["system"] = self.system

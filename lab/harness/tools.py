@@ -7,46 +7,24 @@ Invariant: a tool's schema property names equal its handler's parameter names
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import Any
 
+from lab.tool import Tool, ToolError
 
-class ToolError(Exception):
-    """A tool refused or failed; its message becomes an is_error tool_result."""
+__all__ = [
+    "ContractError",
+    "Tool",
+    "ToolError",
+    "ToolRegistry",
+    "contract_mismatch",
+    "invoke",
+    "invoke_unguarded",
+]
 
 
 class ContractError(ValueError):
     """A tool's schema and its handler's signature disagree."""
-
-
-def _never_safe(**_: Any) -> bool:
-    return False
-
-
-@dataclass(frozen=True)
-class Tool:
-    """One entry of the dispatch table.
-
-    handler(**input) -> str does the work (raise ToolError to fail cleanly).
-    check(**input) -> reason | None is the tool's own check, run before any gate.
-    concurrency_safe(**input) -> bool decides, per call input, whether the call may share a tray.
-    """
-
-    name: str
-    description: str
-    input_schema: dict[str, Any]
-    handler: Callable[..., str]
-    check: Callable[..., str | None] | None = None
-    concurrency_safe: Callable[..., bool] = _never_safe
-
-    def to_api(self) -> dict[str, Any]:
-        """The tool as the Messages API `tools` parameter expects it."""
-        return {
-            "name": self.name,
-            "description": self.description,
-            "input_schema": self.input_schema,
-        }
 
 
 def contract_mismatch(tool: Tool) -> str | None:

@@ -24,6 +24,7 @@ import copy
 from dataclasses import dataclass, field
 
 from lab.model.request_shape import message_problem
+from lab.model.tool_pairs import ANY_ORDER, leading_result_ids, tool_use_ids, unanswered
 
 INVALID = "invalid_request_error"
 
@@ -36,9 +37,6 @@ class _Turn:
     index: int  # original index of the turn's first message
     blocks: list = field(default_factory=list)  # combined content
     empty: list[int] = field(default_factory=list)  # indices of its messages with no content
-
-    def ids(self, block_type: str, key: str) -> list[str]:
-        return [b.get(key) for b in self.blocks if b.get("type") == block_type]
 
     def add(self, n: int, message: dict) -> None:
         content = message.get("content")  # a system message may carry only output_config
@@ -61,7 +59,7 @@ def _empty_problem(turn: _Turn, final_index: int | None) -> str | None:
 
 
 def _result_problem(turn: _Turn, previous: _Turn | None) -> str | None:
-    offered = previous.ids("tool_use", "id") if previous and previous.role == "assistant" else []
+    offered = tool_use_ids(previous.blocks) if previous and previous.role == "assistant" else []
     seen: set[str] = set()
     for m, block in enumerate(turn.blocks):
         if block.get("type") != "tool_result":
@@ -83,19 +81,12 @@ def _result_problem(turn: _Turn, previous: _Turn | None) -> str | None:
     return None
 
 
-def _leading_result_ids(turn: _Turn | None) -> set[str]:
-    # Only the run of tool_result blocks at the very start of a user turn counts.
-    ids: set[str] = set()
-    for block in turn.blocks if turn and turn.role == "user" else []:
-        if block.get("type") != "tool_result":
-            break
-        ids.add(block.get("tool_use_id"))
-    return ids
-
-
 def _missing_problem(assistant: _Turn, following: _Turn | None) -> str | None:
-    answered = _leading_result_ids(following)
-    missing = [i for i in assistant.ids("tool_use", "id") if i not in answered]
+    # Only the leading run of tool_result blocks of a user turn answers; the API takes any order.
+    answered = (
+        leading_result_ids(following.blocks) if following and following.role == "user" else []
+    )
+    missing = unanswered(tool_use_ids(assistant.blocks), answered, ANY_ORDER)
     if not missing:
         return None
     return (

@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from lab.errors import UsageError
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -122,8 +124,6 @@ def add_parsers(sub: Any) -> None:
 
 
 def usage_error(message: str) -> Exception:
-    from lab.cli import UsageError
-
     return UsageError(message)
 
 

@@ -3,7 +3,7 @@
 Hypothesis draws N scripts of one to four answers, each answer one to three blocks — the target's
 harmless call, an unknown tool, a schema-invalid input, text — with a declared stop_reason that
 may disagree with the blocks, sometimes after a 529. Each script runs as a trial (the target as a
-program, over loopback) and is judged by the wire invariants of lab/testing/wire.py. Hypothesis
+program, over loopback) and is judged by the wire invariants of lab/probe/wire.py. Hypothesis
 then shrinks the first breaker (at most N more trials), and the smallest is printed as a script
 file that `lab serve FILE` plays to any harness.
 """
@@ -111,7 +111,7 @@ def fuzz(
 
     from lab.probe.bench import run_trial, warm_starts
     from lab.probe.conversation import stages_from_script
-    from lab.testing.wire import WireRun, wire_problems
+    from lab.probe.wire import WireRun, wire_problems
 
     seen: dict[tuple[Answer, ...], list[tuple[str, str]]] = {}
     budget = 2 * examples  # generation, then as many trials again for shrinking

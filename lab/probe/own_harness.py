@@ -20,7 +20,7 @@ from pathlib import Path
 import anthropic
 
 from lab.harness.permissions import Permissions
-from lab.scenario import Scenario, build_harness, run_safely
+from lab.scenario import Setup, build_harness, run_safely
 from lab.switches import Switches, switch_names
 from lab.trace import RunEnded
 from lab.world import World
@@ -80,8 +80,7 @@ def main(argv: list[str] | None = None) -> int:
 
     folder = Path.cwd()
     before = folder_files(folder)
-    scenario = Scenario(
-        script=[],  # unused: the model is whatever answers at ANTHROPIC_BASE_URL
+    setup = Setup(  # the model is whatever answers at ANTHROPIC_BASE_URL
         stream=os.environ.get("LAB_PROBE_STREAM", "1") != "0",
         max_turns=MAX_TURNS,
         permissions=Permissions(deny=[DENY], ask=["Bash"]),
@@ -90,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     world = World.create(before)
     client = anthropic.Anthropic(max_retries=0)  # the harness owns its retries
     switches = PRESETS[args.preset]().flipped(**dict(args.switch))
-    harness = build_harness(scenario, switches, world, client)
+    harness = build_harness(setup, switches, world, client)
     ended = run_safely(harness, args.prompt)
     copy_back(world.snapshot(), world.workspace, before, folder)
     if ended == "done":

@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+__all__ = ["READ_NOTES", "Call", "Target", "always_installed"]
+
 # (tool name, JSON text of its input); "{dir}" in the JSON stands for the scratch folder.
 Call = tuple[str, str]
 

@@ -23,7 +23,7 @@ from lab.harness.permissions import Gates, Human, deny_rule_for
 from lab.harness.retry import MAX_RETRIES, RETRY_STATUS, RETRY_TYPES
 from lab.harness.tools import Tool, contract_mismatch, invoke
 from lab.model import validate_messages
-from lab.observables import leading_result_ids, tool_use_ids
+from lab.model.tool_pairs import CALL_ORDER, blocks_of, leading_result_ids, tool_use_ids, unanswered
 from lab.scenario import Run, run_scenario, tools_for
 from lab.switches import Switches
 from lab.testing.catalog import always_yes
@@ -123,9 +123,9 @@ def pairing(run: Run) -> str | None:
         if problem := validate_messages(messages):
             return f"request #{n} is invalid: {problem[1]}"
         for message, following in itertools.pairwise(messages):
-            calls = tool_use_ids(message) if message["role"] == "assistant" else []
-            if calls and leading_result_ids(following) != calls:
-                answered = leading_result_ids(following)
+            calls = tool_use_ids(blocks_of(message)) if message["role"] == "assistant" else []
+            answered = leading_result_ids(blocks_of(following))
+            if calls and unanswered(calls, answered, CALL_ORDER):  # stricter than the API
                 return f"request #{n}: calls {calls} are answered as {answered}"
     return None
 

@@ -1,9 +1,10 @@
 """The course's five tools (bash, read_file, write_file, edit_file, glob) acting on a World.
 
-Schemas are the course's exactly (s02). `wall=True` is the course's `safe_path` (s02): a path
-that resolves outside the workspace is refused. `wall=False` is s03, where the file tools
-dropped `safe_path` and can reach anywhere on the (virtual) disk. `sandbox=True` runs bash in
-production's sandbox: its commands may write only below the workspace (the course has none).
+Schemas are the course's exactly (s02). The file tools are handed a wall: `WorkspaceWall` is
+the course's `safe_path` (s02), a path that resolves outside the workspace is refused; `NoWall`
+is s03, where the file tools dropped `safe_path` and can reach anywhere on the (virtual) disk.
+`sandbox=True` runs bash in production's sandbox: its commands may write only below the
+workspace (the course has none).
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable
 
-from lab.harness.tools import Tool, ToolError
-from lab.world.shell import is_read_only
+from lab.tool import Tool, ToolError
+from lab.world.shell_commands import is_read_only
 from lab.world.world import World
 
 OUTPUT_LIMIT = 50_000  # bash output is cut here, as in the course
@@ -63,16 +64,46 @@ def _never(**_: object) -> bool:
     return False
 
 
-def course_tools(world: World, *, wall: bool = True, sandbox: bool = False) -> list[Tool]:
-    """The five tools bound to `world`, in the course's order."""
+class WorkspaceWall:
+    """The course's `safe_path` (s02): the file tools reach only inside the workspace."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+
+    def escape(self, path: str) -> str | None:
+        """Why `path` may not be touched (it resolves outside the workspace), or None."""
+        return None if self.world.inside_workspace(path) else f"Path escapes workspace: {path}"
+
+    def visible(self, matches: list[str]) -> list[str]:
+        """Like the course: glob matches outside the workspace are silently dropped."""
+        return [m for m in matches if self.world.inside_workspace(m)]
+
+
+class NoWall:
+    """The course's s03 (D7): the file tools dropped `safe_path` and reach the whole disk."""
+
+    def escape(self, path: str) -> str | None:
+        return None
+
+    def visible(self, matches: list[str]) -> list[str]:
+        return matches
+
+
+Wall = WorkspaceWall | NoWall
+
+
+def course_tools(world: World, *, wall: Wall | None = None, sandbox: bool = False) -> list[Tool]:
+    """The five tools bound to `world`, in the course's order, behind `wall` (default: the
+    workspace wall)."""
+    wall = WorkspaceWall(world) if wall is None else wall
 
     def spend(tool: str) -> None:
         world.clock.advance(TOOL_SECONDS[tool])
 
     def locate(path: str) -> str:
         """The absolute virtual path for a tool argument; the wall refuses escapes."""
-        if wall and not world.inside_workspace(path):
-            raise ToolError(f"Path escapes workspace: {path}")
+        if problem := wall.escape(path):
+            raise ToolError(problem)
         return world.resolve(path)
 
     def missing_file(path: str) -> str | None:
@@ -133,17 +164,11 @@ def course_tools(world: World, *, wall: bool = True, sandbox: bool = False) -> l
 
     def glob(pattern: str) -> str:
         spend("glob")
-        matches = world.fs.glob(pattern, world.workspace)
-        if wall:  # like the course: matches outside the workspace are silently dropped
-            matches = [m for m in matches if world.inside_workspace(m)]
+        matches = wall.visible(world.fs.glob(pattern, world.workspace))
         return "\n".join(matches) or "(no matches)"
 
     # ---- each tool's own check, and whether a call may run alongside others ----
-    def outside(path: str) -> str | None:
-        # The wall is checked before any gate, so nobody is ever asked about an escape.
-        return (
-            f"Path escapes workspace: {path}" if wall and not world.inside_workspace(path) else None
-        )
+    outside = wall.escape  # the wall is checked before any gate: nobody is asked about an escape
 
     checks: dict[str, Callable[..., str | None]] = {
         "read_file": lambda path, limit=None: outside(path) or missing_file(path),

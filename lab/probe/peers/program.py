@@ -12,6 +12,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+__all__ = ["MAX_TOKENS", "MAX_TURNS", "MODEL", "read_file", "run", "streamed"]
+
 # Any name works against the fake API; a real one keeps libraries with model tables quiet.
 MODEL = "claude-sonnet-4-5"
 MAX_TOKENS = 1024

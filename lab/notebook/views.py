@@ -1,4 +1,4 @@
-"""Notebook glue: step a harness turn by turn; show turns, runs, code and pictures as HTML."""
+"""Notebook views: step a harness turn by turn; show turns, runs and code as HTML or text."""
 
 # Everything shown is drawn from the lab's own objects (trace events, source, switch metadata),
 # so nothing on screen can drift from the code. IPython is imported only inside `html()`: the
@@ -6,11 +6,8 @@
 
 from __future__ import annotations
 
-import html as html_escape
 import inspect
 import io
-import math
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -25,33 +22,21 @@ from rich.terminal_theme import TerminalTheme
 from rich.text import Text
 
 from lab import report, transcript
-from lab.experiment import MECHANISMS, Experiment, Outcome, load_all, run_experiment, select
-from lab.harness.checks import ORDER
-from lab.harness.hooks import EVENTS
-from lab.harness.layers import Layers
-from lab.harness.permissions import Gates, Human, Permissions
+from lab.experiment import Experiment, Outcome, load_all, run_experiment, select
 from lab.model import FakeMessagesAPI, ScriptedModel, make_client
 from lab.model.script import tool_use_id
 from lab.scenario import Run, Scenario, build_harness, safely
-from lab.switches import Switches, switch_info, switch_names
+from lab.switches import Switches
 from lab.trace import (
-    ApiRejected,
-    CheckFailed,
     Event,
-    ModelAnswered,
-    ResultAppended,
-    RunEnded,
-    StopContinued,
-    ToolCallSeen,
-    ToolExecuted,
     Trace,
 )
-from lab.world import World, course_tools
+from lab.world import World
 
 WIDTH = 120  # characters per line of a single view
 WIDE = 170  # characters per line of a side-by-side view
 LIMIT = 400  # characters of a tool's output shown in a notebook (the rest is counted)
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parent.parent.parent
 
 # A light theme for HTML: the ANSI colours darkened so they read well on white.
 LIGHT = TerminalTheme(
@@ -225,7 +210,9 @@ class Stepper:
         self.initial = self.world.snapshot()
         self.model = ScriptedModel(scenario.script)
         self.api = FakeMessagesAPI(self.model)
-        self.harness = build_harness(scenario, self.switches, self.world, make_client(self.api))
+        self.harness = build_harness(
+            scenario.setup, self.switches, self.world, make_client(self.api)
+        )
         self.started = False
         self.shown = 0  # trace events already handed out by step()
 
@@ -426,299 +413,3 @@ def matrix_view(matrix: Any) -> View:
         ]
         table.add_row(row.switch or "(reference harness)", *marks)
     return View(table, WIDE)
-
-
-# -- pictures ------------------------------------------------------------------------------
-def esc(text: Any) -> str:
-    return html_escape.escape(str(text), quote=True)
-
-
-def svg(width: float, height: float, body: list[str]) -> Picture:
-    return Picture(
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-        f'width="100%" style="max-width:{width:.0f}px;font-family:Menlo,\'DejaVu Sans Mono\','
-        f'monospace;font-size:11px">' + "".join(body) + "</svg>"
-    )
-
-
-def label(x: float, y: float, text: Any, **attrs: Any) -> str:
-    extra = " ".join(f'{k.replace("_", "-")}="{esc(v)}"' for k, v in attrs.items())
-    return f'<text x="{x:.1f}" y="{y:.1f}" {extra}>{esc(text)}</text>'
-
-
-def rect(x: float, y: float, w: float, h: float, **attrs: Any) -> str:
-    extra = " ".join(f'{k.replace("_", "-")}="{esc(v)}"' for k, v in attrs.items())
-    return f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" {extra}/>'
-
-
-TRAY_COLOURS = ["#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2", "#edc948"]
-
-
-def tray_chart(*runs: Any, titles: Sequence[str] = ()) -> Picture:
-    """The trays of one or more runs on the virtual clock, one shared time axis: a bar per
-    executed call, a band per tray (∥ = the tray ran in parallel)."""
-    charts = [
-        (titles[i] if i < len(titles) else "", report.tray_bars(r)) for i, r in enumerate(runs)
-    ]
-    seconds = max([b.finished for _, bars in charts for b in bars] + [1.0])
-    left, width, row = 300, 880, 18
-    scale = (width - left - 70) / seconds
-    step = 1 if seconds <= 20 else 5 * math.ceil(seconds / 100)
-    body, y = [], 8.0
-    for title, bars in charts:
-        makespan = max((b.finished for b in bars), default=0.0)
-        body.append(label(4, y + 12, f"{title}  ·  makespan {makespan:g} s", font_weight="bold"))
-        y += 20
-        top = y
-        for tray in sorted({b.tray for b in bars}):
-            members = [b for b in bars if b.tray == tray]
-            start = min(b.started for b in members)
-            end = max(b.finished for b in members)
-            colour = TRAY_COLOURS[(tray - 1) % len(TRAY_COLOURS)]
-            band_y = y
-            band_w, band_h = max((end - start) * scale, 2), row * len(members)
-            body.append(
-                rect(left + start * scale, band_y, band_w, band_h, fill=colour, fill_opacity=0.12)
-            )
-            for bar in members:
-                body.append(label(4, y + 13, bar.label))
-                fill = "#d62728" if bar.is_error else colour
-                w = max((bar.finished - bar.started) * scale, 2)
-                body.append(rect(left + bar.started * scale, y + 3, w, row - 6, fill=fill, rx=2))
-                y += row
-            mark = f"tray {tray}" + (" ∥" if members[0].parallel else "")
-            body.append(label(left + end * scale + 4, band_y + 13, mark, fill="#555"))
-        for t in range(0, int(seconds) + 1, step):
-            x = left + t * scale
-            body.append(
-                f'<line x1="{x:.1f}" y1="{top:.1f}" x2="{x:.1f}" y2="{y:.1f}" '
-                'stroke="#bbb" stroke-dasharray="2,3"/>'
-            )
-            body.append(label(x - 3, y + 12, f"{t}s", fill="#555"))
-        y += 30
-    body.append(label(left, y, "virtual seconds (only tools move the clock)", fill="#555"))
-    return svg(width, y + 8, body)
-
-
-def call_fates(source: Any) -> dict[str, str]:
-    """What became of each tool_use the model sent: 'ran', 'error', 'blocked at <stage>',
-    'dropped' (never looked at) or 'no result' (looked at, no tool_result sent)."""
-    events = report.events_of(source)
-    seen = {e.call_id for e in events if isinstance(e, ToolCallSeen)}
-    blocked = {e.call_id: e.stage for e in events if isinstance(e, CheckFailed)}
-    ran = {e.call_id: e.is_error for e in events if isinstance(e, ToolExecuted)}
-    answered = {e.call_id for e in events if isinstance(e, ResultAppended)}
-    fates = {}
-    for answer in (e for e in events if isinstance(e, ModelAnswered)):
-        for block in answer.blocks:
-            if block["type"] != "tool_use":
-                continue
-            call_id = block["id"]
-            if call_id not in seen:
-                fates[call_id] = "dropped"
-            elif call_id not in answered:
-                fates[call_id] = "no result"
-            elif call_id in blocked:
-                fates[call_id] = f"blocked at {blocked[call_id]}"
-            else:
-                fates[call_id] = "error" if ran.get(call_id) else "ran"
-    return fates
-
-
-FATE_COLOURS = {"ran": "#59a14f", "error": "#e15759", "dropped": "#d62728", "no result": "#d62728"}
-
-
-def timeline(source: Any, title: str = "") -> Picture:
-    """The run as a strip of turns: what each answer declared against what its content held
-    (red frame when they disagree), each call's fate, and how the turn ended."""
-    events = report.events_of(source)
-    fates = call_fates(events)
-    turns = report.by_turn(events)
-    numbers = [n for n in turns if n > 0]
-    col, gap, top = 118, 18, 26
-    body = [label(4, 16, title, font_weight="bold")] if title else []
-    height = top
-    for i, n in enumerate(numbers):
-        x = 4 + i * (col + gap)
-        turn_events = turns[n]
-        answer = next((e for e in turn_events if isinstance(e, ModelAnswered)), None)
-        calls = [b for b in answer.blocks if b["type"] == "tool_use"] if answer else []
-        box_h = 64 + 18 * len(calls)
-        disagree = answer is not None and (answer.stop_reason == "tool_use") != answer.tool_use_seen
-        frame = "#d62728" if disagree or answer is None else "#888"
-        body.append(rect(x, top, col, box_h, fill="#fafafa", stroke=frame, stroke_width=2, rx=6))
-        body.append(label(x + 6, top + 15, f"turn {n}", font_weight="bold"))
-        if answer is None:
-            rejected = next((e for e in turn_events if isinstance(e, ApiRejected)), None)
-            text = f"API {rejected.status}" if rejected else "no answer"
-            body.append(label(x + 6, top + 32, text, fill="#d62728", font_weight="bold"))
-        else:
-            body.append(label(x + 6, top + 32, f"says: {answer.stop_reason}"))
-            holds = f"has: {len(calls)} tool_use" if calls else "has: text only"
-            body.append(label(x + 6, top + 47, holds, fill="#d62728" if disagree else "#222"))
-        for j, block in enumerate(calls):
-            fate = fates.get(block["id"], "?")
-            colour = FATE_COLOURS.get(fate, "#f28e2b")
-            y = top + 56 + 18 * j
-            body.append(rect(x + 6, y, col - 12, 15, fill=colour, rx=3))
-            body.append(label(x + 10, y + 11, f"{block['name']}: {fate}", fill="white"))
-        ended = next((e for e in turn_events if isinstance(e, RunEnded)), None)
-        stop_hook = any(isinstance(e, StopContinued) for e in turn_events)
-        after = f"■ {ended.reason}" if ended else ("↻ Stop hook" if stop_hook else "↻")
-        body.append(label(x + 6, top + box_h + 16, after, font_weight="bold"))
-        if not ended and i + 1 < len(numbers):
-            y = top + 20
-            body.append(
-                f'<line x1="{x + col:.1f}" y1="{y}" x2="{x + col + gap - 3:.1f}" y2="{y}" '
-                'stroke="#888" stroke-width="2"/>'
-            )
-        height = max(height, top + box_h + 24)
-    width = 8 + len(numbers) * (col + gap)
-    return svg(max(width, 200), height, body)
-
-
-def cells(text: str) -> int:
-    """Display width: CJK characters take two cells."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def wrap(text: str, width: int) -> list[str]:
-    """Word wrap by display width (CJK counted double)."""
-    lines, line = [], ""
-    for word in text.split():
-        candidate = f"{line} {word}".strip()
-        if cells(candidate) > width and line:
-            lines.append(line)
-            candidate = word
-        line = candidate
-    return [*lines, line] if line else lines
-
-
-def mechanism_modules() -> dict[str, list[tuple[str, str]]]:
-    """The harness modules whose docstring opens with a mechanism tag, e.g. 'M2 托盘 (trays)'."""
-    import lab.harness as harness_package
-
-    found: dict[str, list[tuple[str, str]]] = {m: [] for m in MECHANISMS}
-    for path in sorted(Path(harness_package.__file__).parent.glob("*.py")):
-        source = path.read_text(encoding="utf-8")
-        doc = source.split('"""')[1] if source.startswith('"""') else ""
-        tag = doc.split(" ", 1)[0]
-        if tag in found:
-            found[tag].append((f"lab/harness/{path.name}", doc.splitlines()[0]))
-    return found
-
-
-def mechanism_map() -> Picture:
-    """The five mechanisms on one picture, generated from the code: the loop in the middle,
-    the four layers hung outside it, each with its modules, its order, switches and experiments."""
-    world = World.create()
-    gates = Gates(Permissions(), Human(), world, Trace(), Switches())
-    contents = {
-        "M2": "tools: " + ", ".join(t.name for t in course_tools(world)),
-        "M3": "chain: " + " → ".join(ORDER),
-        "M4": "gates: " + " → ".join(name for name, _ in gates.order),
-        "M5": "events: " + ", ".join(EVENTS),
-    }
-    switches: dict[str, list[str]] = {m: [] for m in MECHANISMS}
-    for name in switch_names():
-        for m in switch_info(name)["mechanism"].split("/"):
-            switches[m].append(name)
-    experiments: dict[str, list[str]] = {m: [] for m in MECHANISMS}
-    for e in load_all():
-        experiments[e.mechanism].append(e.id)
-    modules = mechanism_modules()
-    # How the loop reaches each layer: the Layers methods it calls (checked to exist).
-    reached = {
-        "M2": "layers.run_calls",
-        "M3": "layers.run_calls · layers.history",
-        "M4": "the chain's permission stage",
-        "M5": "layers.prompt_message · layers.stop_continuation",
-    }
-    for via in reached.values():
-        for part in via.split(" · "):
-            if part.startswith("layers."):
-                assert hasattr(Layers, part.removeprefix("layers.")), part
-
-    def box_lines(m: str) -> list[tuple[str, dict[str, str]]]:
-        english, chinese = MECHANISMS[m]
-        lines = [(f"{m} {chinese} · {english}", {"font-weight": "bold", "font-size": "13px"})]
-        for path, first in modules[m]:
-            lines.append((path, {"fill": "#1f4e99"}))
-            lines += [(t, {"fill": "#333"}) for t in wrap(first, 47)]
-        if m in contents:
-            lines += [(t, {"fill": "#7a3e00"}) for t in wrap(contents[m], 47)]
-        lines += [(t, {"fill": "#555"}) for t in wrap("switches: " + ", ".join(switches[m]), 47)]
-        lines.append(("experiments: " + ", ".join(experiments[m]), {"fill": "#555"}))
-        return lines
-
-    width, box_w, line_h = 1000, 345, 14
-    spots = {"M2": (8, "top"), "M3": (width - box_w - 8, "top")}
-    spots |= {"M5": (8, "bottom"), "M4": (width - box_w - 8, "bottom")}
-    heights = {m: 16 + line_h * len(box_lines(m)) for m in spots}
-    top_h = max(heights["M2"], heights["M3"])
-    bottom_h = max(heights["M4"], heights["M5"])
-    middle_h = 250
-    height = top_h + middle_h + bottom_h + 16
-    cx, cy, rx, ry = width / 2, top_h + middle_h / 2 + 8, 185, 118
-    body = [
-        f'<ellipse cx="{cx}" cy="{cy}" rx="{rx}" ry="{ry}" fill="#fff7e6" stroke="#e08a00" '
-        'stroke-width="3"/>'
-    ]
-    for m, (x, where) in spots.items():
-        y = 8 if where == "top" else height - heights[m] - 8
-        inner_x = x + box_w if x < cx else x
-        inner_y = y + heights[m] if where == "top" else y
-        edge_x = cx + (-0.72 if x < cx else 0.72) * rx
-        edge_y = cy + (-0.69 if where == "top" else 0.69) * ry
-        body.append(
-            f'<line x1="{inner_x:.1f}" y1="{inner_y:.1f}" x2="{edge_x:.1f}" y2="{edge_y:.1f}" '
-            'stroke="#999" stroke-width="2" stroke-dasharray="6,4"/>'
-        )
-        mid_x, mid_y = (inner_x + edge_x) / 2, (inner_y + edge_y) / 2
-        anchor = "end" if x < cx else "start"
-        body.append(
-            label(mid_x + (-6 if x < cx else 6), mid_y, reached[m], fill="#777", text_anchor=anchor)
-        )
-        body.append(rect(x, y, box_w, heights[m], fill="#f4f8ff", stroke="#4e79a7", rx=8))
-        for i, (text, style) in enumerate(box_lines(m)):
-            body.append(label(x + 8, y + 18 + i * line_h, text, **style))
-    english, chinese = MECHANISMS["M1"]
-    centre = [(f"M1 {chinese} · {english}", {"font-weight": "bold", "font-size": "14px"})]
-    for path, first in modules["M1"]:
-        centre.append((path, {"fill": "#1f4e99"}))
-        centre += [(t, {"fill": "#333"}) for t in wrap(first, 44)]
-    centre.append(("call the model → tool_use in the content?", {"fill": "#7a3e00"}))
-    centre.append(("yes: run the calls, append the results, again", {"fill": "#7a3e00"}))
-    centre.append(("no: may I stop? (the Stop socket) → done", {"fill": "#7a3e00"}))
-    centre.append(("switches: " + ", ".join(switches["M1"]), {"fill": "#555"}))
-    centre.append(("experiments: " + ", ".join(experiments["M1"]), {"fill": "#555"}))
-    first_y = cy - (len(centre) - 1) * line_h / 2 + 4
-    for i, (text, style) in enumerate(centre):
-        body.append(label(cx, first_y + i * line_h, text, text_anchor="middle", **style))
-    return svg(width, height, body)
-
-
-__all__ = [
-    "Pair",
-    "claims",
-    "panorama",
-    "Picture",
-    "Step",
-    "Stepper",
-    "View",
-    "call_fates",
-    "case_view",
-    "code",
-    "experiment",
-    "html",
-    "invariants_view",
-    "matrix_view",
-    "mechanism_map",
-    "outcome",
-    "side_by_side",
-    "timeline",
-    "to_html",
-    "tray_chart",
-    "turn_view",
-    "verdict",
-]

@@ -1,0 +1,65 @@
+"""Which tool_use ids are answered where: the one reading of a history's call/result pairs.
+
+The fake API's validation, the `pairs_intact` observable and the `pairing` invariant all read
+pairs through these functions; they differ only in the order rule they hold the answer to:
+
+  ANY_ORDER   the Messages API (validation) and `pairs_intact`: every call's id is among the
+              leading tool_result blocks of the next user turn, in whatever order;
+  CALL_ORDER  the reference harness's promise (the `pairing` invariant): the leading results
+              are exactly the calls, one each, in the order the model made them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+__all__ = [
+    "ANY_ORDER",
+    "CALL_ORDER",
+    "OrderRule",
+    "blocks_of",
+    "leading_result_ids",
+    "tool_use_ids",
+    "unanswered",
+]
+
+OrderRule = Literal["any order", "call order"]
+ANY_ORDER: OrderRule = "any order"
+CALL_ORDER: OrderRule = "call order"
+
+Blocks = Sequence[dict[str, Any]]
+
+
+def blocks_of(message: dict[str, Any]) -> Blocks:
+    """A message's content blocks (a string content holds no tool blocks)."""
+    content = message.get("content")
+    return [] if isinstance(content, str) or not content else content
+
+
+def tool_use_ids(blocks: Blocks) -> list[str]:
+    """The ids of the tool_use blocks, in the order the model made the calls."""
+    return [b.get("id") for b in blocks if b.get("type") == "tool_use"]
+
+
+def leading_result_ids(blocks: Blocks) -> list[str]:
+    """The ids answered by the run of tool_result blocks at the very start, in order.
+
+    Only that leading run counts: a result after a text block answers nothing."""
+    ids = []
+    for block in blocks:
+        if block.get("type") != "tool_result":
+            break
+        ids.append(block.get("tool_use_id"))
+    return ids
+
+
+def unanswered(calls: Sequence[str], results: Sequence[str], order: OrderRule) -> list[str]:
+    """The calls `results` (the next turn's leading result ids) fail to answer under `order`.
+
+    ANY_ORDER: the calls whose id is missing from the results. CALL_ORDER: every call when
+    the results are not exactly the calls in call order (a partial answer is no answer)."""
+    if order == CALL_ORDER:
+        return [] if list(results) == list(calls) else list(calls)
+    answered = set(results)
+    return [call for call in calls if call not in answered]

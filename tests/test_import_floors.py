@@ -1,0 +1,118 @@
+"""The packages stand on floors: a module imports only from its own floor's allowed neighbours or
+from floors below, so no circle runs between packages.
+
+    0 leaves    lab.errors, lab.switches, lab.trace, lab.tool, lab.source_lines
+    1 pieces    lab.world, lab.model              (the simulated world; the scripted model)
+    2 harness   lab.harness                       (the loop and its layers over those pieces)
+    3 scenario  lab.scenario, lab.observables, lab.experiment, lab.file_checks, lab.live,
+                lab.exercises                     (a harness set up and run, and what it measures)
+    4 benches   lab.probe, then lab.testing       (foreign harnesses on the wire; the lab's own,
+                                                   searched; testing uses probe, never the reverse)
+    5 views     lab.report, lab.transcript, lab.panorama, lab.notebook, lab.html_report,
+                lab.predict, lab.questions, lab.cli, lab.__main__, lab (the package's version)
+
+Every import counts, lazy ones inside functions too: a lazy import still makes a circle.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import lab
+
+ROOT = Path(lab.__file__).parent
+FLOORS = [
+    {"lab.errors", "lab.switches", "lab.trace", "lab.tool", "lab.source_lines"},
+    {"lab.world", "lab.model"},
+    {"lab.harness"},
+    {"lab.scenario", "lab.observables", "lab.experiment", "lab.file_checks", "lab.live"},
+    {"lab.exercises"},
+    {"lab.probe"},
+    {"lab.testing"},
+    {
+        "lab.report",
+        "lab.transcript",
+        "lab.panorama",
+        "lab.notebook",
+        "lab.html_report",
+        "lab.predict",
+        "lab.questions",
+        "lab.cli",
+        "lab.__main__",
+        "lab",
+    },
+]
+# Within a floor, only these pairs may import sideways (importer -> imported).
+SIDEWAYS = {
+    ("lab.observables", "lab.scenario"),
+    ("lab.file_checks", "lab.scenario"),
+    ("lab.file_checks", "lab.source_lines"),
+    ("lab.experiment", "lab.scenario"),
+    ("lab.experiment", "lab.observables"),
+    ("lab.experiment", "lab.file_checks"),
+    ("lab.live", "lab.scenario"),
+}
+VIEWS = FLOORS[-1]
+PACKAGES = {"lab.world", "lab.model", "lab.harness", "lab.probe", "lab.testing"}
+
+
+def unit(module: str) -> str:
+    """A subpackage stands for all its modules; a top-level module stands for itself."""
+    parts = module.split(".")
+    if len(parts) >= 2 and (ROOT / parts[1]).is_dir():
+        return ".".join(parts[:2])
+    return module
+
+
+def imports() -> set[tuple[str, str, str]]:
+    """(importer unit, imported unit, importing file) for every lab import across units."""
+    found = set()
+    for path in ROOT.rglob("*.py"):
+        module = ".".join(path.relative_to(ROOT.parent).with_suffix("").parts)
+        module = module.removesuffix(".__init__")
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                if name == "lab" or name.startswith("lab."):
+                    source, target = unit(module), unit(name)
+                    if source != target:
+                        found.add((source, target, str(path.relative_to(ROOT.parent))))
+    return found
+
+
+def floor_of(name: str) -> int:
+    for number, floor in enumerate(FLOORS):
+        if name in floor:
+            return number
+    raise AssertionError(f"{name} stands on no floor: add it to FLOORS in {__file__}")
+
+
+def test_every_import_goes_down_a_floor_or_is_an_allowed_neighbour() -> None:
+    wrong = []
+    for source, target, where in sorted(imports()):
+        below = floor_of(target) < floor_of(source)
+        beside = floor_of(target) == floor_of(source) and (
+            (source, target) in SIDEWAYS or source in VIEWS  # views draw on one another
+        )
+        if not (below or beside):
+            wrong.append(f"{where}: {source} imports {target}")
+    assert wrong == []
+
+
+def test_no_circle_between_the_packages() -> None:
+    edges = {(s, t) for s, t, _ in imports() if s in PACKAGES and t in PACKAGES}
+    assert not {(s, t) for s, t in edges if (t, s) in edges}
+    assert ("lab.world", "lab.harness") not in edges  # the tool type lives in the leaf lab.tool
+
+
+def test_the_floor_test_sees_an_upward_import() -> None:
+    """The check is not blind: world importing the harness would be caught."""
+    assert floor_of("lab.harness") > floor_of("lab.world")
+    assert floor_of("lab.testing") > floor_of("lab.probe")
+    assert any(s == "lab.world" for s, _, _ in imports())  # world's imports are seen at all
