@@ -7,6 +7,7 @@ notebooks by Jupyter with jupytext installed (`pip install -e '.[notebooks]'`).
 
 from __future__ import annotations
 
+import os
 import re
 import tempfile
 from pathlib import Path
@@ -17,6 +18,11 @@ from nbmake.nb_run import NotebookRun
 from nbmake.pytest_items import NotebookFailedException, NotebookItem
 
 SOURCE = re.compile(r"\d\d_\w+\.py")
+
+# The kernels' IPython profile lives in a temporary folder, not ~/.ipython: the suite writes
+# nothing outside the temp folder. (Removed when the test run ends.)
+_PROFILES = tempfile.TemporaryDirectory(prefix="lab-ipython-")
+os.environ["IPYTHONDIR"] = _PROFILES.name
 
 
 class PercentNotebook(NotebookItem):
