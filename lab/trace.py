@@ -14,6 +14,8 @@ from typing import Any, Literal, TypeVar
 EndReason = Literal["done", "turn_limit", "api_error", "bad_answer", "crash"]
 # What a gate decided; a gate with nothing to say passes and emits no event.
 Decision = Literal["allow", "deny"]
+# Which gate decided: a rule list, the default, or a PreToolUse hook (its allow, or its ask).
+Gate = Literal["deny", "ask", "allow", "default", "hook", "hook ask"]
 
 
 @dataclass(frozen=True)
@@ -145,7 +147,7 @@ class HookSkipped(Event):
 @dataclass(frozen=True)
 class GateDecision(Event):
     call_id: str
-    gate: str
+    gate: Gate
     decision: Decision
     reason: str
 

@@ -16,7 +16,7 @@ import pathspec
 
 from lab.harness.checks import Call
 from lab.switches import Switches
-from lab.trace import Decision, GateDecision, HumanAsked, Trace
+from lab.trace import Decision, Gate, GateDecision, HumanAsked, Trace
 from lab.world import World, split_commands
 
 # Production rule names cover the lab's tools the way Claude Code's cover its own.
@@ -127,6 +127,10 @@ def says_yes(answer: str) -> bool:
     return answer.strip().lower() in ("y", "yes")  # the course's y/N: anything else is no
 
 
+# A gate: (decision, reason) when it decides, None to pass the call to the next gate.
+Judge = Callable[[Call], tuple[Decision, str] | None]
+
+
 class Gates:
     """The permission stage of the chain of checks."""
 
@@ -144,6 +148,8 @@ class Gates:
             for kind in ("deny", "ask", "allow")
         }
         # The gates in their order; D4 puts the negotiable ask before the hard deny.
+        correct: list[tuple[Gate, Judge]]
+        wrong: list[tuple[Gate, Judge]]
         correct = [("deny", self.deny_gate), ("ask", self.ask_gate), ("allow", self.allow_gate)]
         wrong = [("ask", self.ask_gate), ("deny", self.deny_gate), ("allow", self.allow_gate)]
         self.order = correct if switches.gate_order_correct else wrong
