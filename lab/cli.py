@@ -21,7 +21,7 @@ import threading
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from lab import __version__
 from lab.errors import InputError, UsageError
@@ -56,7 +56,7 @@ DEFAULT_MODEL = "claude-sonnet-4-5"
 
 
 class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one readable line instead of argparse's usage dump
+    def error(self, message: str) -> NoReturn:  # one readable line instead of argparse's usage dump
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 

@@ -34,6 +34,7 @@ from lab.trace import (
     CheckFailed,
     HumanAsked,
     ModelCalled,
+    RunEnded,
     StopContinued,
     ToolExecuted,
 )
@@ -233,8 +234,9 @@ def m3_names_every_stage(module: ModuleType) -> str | None:
 def m3_runs(module: ModuleType) -> str | None:
     run, _ = chain_run(module)
     if run.ended != "done":
+        detail = run.trace.of(RunEnded)[-1].detail
         return (
-            f"The run ended '{run.ended}' ({run.trace.events[-1].detail}): some stage met a call "
+            f"The run ended '{run.ended}' ({detail}): some stage met a call "
             "it cannot judge yet. What must be known about a call before its input can be read?"
         )
     return None
@@ -530,7 +532,9 @@ def check(id: str, path: Path | None = None) -> list[Result]:
     try:
         module = load(path)
     except Exception as error:
-        hint = f"your file does not load: {where(error, path)}: {type(error).__name__}: {error}"
+        hint: str | None = (
+            f"your file does not load: {where(error, path)}: {type(error).__name__}: {error}"
+        )
         return [Result(Check("the file loads", "import", lambda m: None), hint)]
     if not hasattr(module, exercise.defines):
         missing = f"your file must define {exercise.defines}"

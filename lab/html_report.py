@@ -15,13 +15,17 @@ from lab.report import flips_text, grade_label, show
 
 WIDTH = 150  # characters per line of a transcript on the page
 
+# The claims table's column heads.
+HEAD = {
+    "en": ("id", "mechanism", "claim", "grade", "switch", "before → after", "reproduced"),
+    "zh": ("编号", "机制", "论断", "证据等级", "改动", "之前 → 之后", "复现"),
+}
 WORDS = {
     "en": {
         "title": "harness-lab · one loop, and what hangs outside it",
         "panorama": "The panorama",
         "claims": "The chapter's claims, measured now",
         "runs": "Every experiment, side by side",
-        "head": ["id", "mechanism", "claim", "grade", "switch", "before → after", "reproduced"],
         "yes": "✓",
         "no": "✗",
         "baseline": "baseline",
@@ -35,7 +39,6 @@ WORDS = {
         "panorama": "机制全景",
         "claims": "本章的论断，当场测量",
         "runs": "每个实验的两次运行，并排对照",
-        "head": ["编号", "机制", "论断", "证据等级", "改动", "之前 → 之后", "复现"],
         "yes": "✓",
         "no": "✗",
         "baseline": "基线",
@@ -74,7 +77,7 @@ def rich_html(renderable: RenderableType, width: int = WIDTH) -> str:
 
 def claims_table(outcomes: list[Outcome], lang: str) -> str:
     w = WORDS[lang]
-    rows = ["<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in w["head"]) + "</tr>"]
+    rows = ["<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in HEAD[lang]) + "</tr>"]
     for o in outcomes:
         e = o.experiment
         mechanism = f"{e.mechanism} {MECHANISMS[e.mechanism][1 if lang == 'zh' else 0]}"

@@ -187,7 +187,8 @@ def read_predictions(
                 raise NoMoreInput(
                     w["eof"].format(id=outcome.experiment.id, observable=row.observable)
                 )
-            if not stdin.isatty():  # piped answers: show each after its question
+            # piped answers: show each after its question
+            if stdin is not None and not stdin.isatty():
                 out.print(line.strip(), highlight=False)
             mine.append(parse(line))
         answers.append(mine)

@@ -5,12 +5,13 @@ before the student has predicted. The expected values are asserted in tests/test
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from lab.experiment import Outcome, load_all, run_experiment, select
+from lab.experiment import Experiment, load_all, run_experiment, select
 from lab.predict import Question
-from lab.scenario import run_scenario
+from lab.scenario import Run, run_scenario
 from lab.switches import Switches
 from lab.trace import (
     ApiRejected,
@@ -28,13 +29,25 @@ from lab.trace import (
 )
 
 
+@dataclass(frozen=True)
+class Ran:
+    """An experiment whose two runs both finished (the questions read only those)."""
+
+    experiment: Experiment
+    before: Run
+    after: Run
+
+
 @cache
-def outcome(id: str) -> Outcome:
+def outcome(id: str) -> Ran:
     (experiment,) = select(load_all(), [id])
-    return run_experiment(experiment)
+    done = run_experiment(experiment)
+    if done.before is None or done.after is None:
+        raise RuntimeError(f"{id} did not run: {done.error}")
+    return Ran(experiment, done.before, done.after)
 
 
-def lost(run: Any) -> int:
+def lost(run: Run) -> int:
     final = run.world.snapshot()
     return sum(1 for path in run.initial_files if path not in final)
 
@@ -89,7 +102,7 @@ def where_malformed_calls_stop() -> str:
 def questions_about_junk() -> tuple[int, int]:
     d9 = outcome("D9")
 
-    def count(run: Any) -> int:
+    def count(run: Run) -> int:
         invalid = {e.call_id for e in run.trace.of(CheckFailed) if e.stage == "validation"}
         return sum(1 for e in run.trace.of(HumanAsked) if e.call_id in invalid)
 
@@ -121,7 +134,7 @@ def where_the_wall_stands() -> str:
     return stop.stage
 
 
-def audited_calls_course() -> list[str]:
+def audited_calls_course() -> list[str | None]:
     run = outcome("D12").after
     return [e.call_id for e in run.trace.of(HookFired) if e.hook == "audit_log"]
 

@@ -18,7 +18,7 @@ from lab.harness.permissions import Human, Permissions
 from lab.harness.tools import ContractError, Tool, ToolRegistry
 from lab.model import ApiError, Responder, ScriptedModel, Turn
 from lab.switches import Switches
-from lab.trace import ToolRefused, Trace
+from lab.trace import EndReason, ToolRefused, Trace
 from lab.world import NoWall, WorkspaceWall, World, course_tools
 
 if TYPE_CHECKING:  # the SDK is imported only when a run starts: writing a scenario is quick
@@ -86,7 +86,7 @@ class Run:
     initial_files: dict[str, str]
     api: FakeMessagesAPI
     model: ScriptedModel
-    ended: str
+    ended: EndReason
 
 
 def tools_for(world: World, switches: Switches) -> list[Tool]:
@@ -144,7 +144,7 @@ def safely(harness: Harness, action: Callable[[], object]) -> None:
         harness.end("crash", f"{type(error).__name__}: {error}")
 
 
-def run_safely(harness: Harness, prompt: str) -> str:
+def run_safely(harness: Harness, prompt: str) -> EndReason:
     """Run to the end; returns why the run ended ("crash" included)."""
     safely(harness, lambda: harness.run(prompt))
     assert harness.ended is not None

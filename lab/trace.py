@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
+
+# Why a run ended: the loop's own ends, the model call's failures, or an exception (a crash).
+EndReason = Literal["done", "turn_limit", "api_error", "bad_answer", "crash"]
+# What a gate decided; a gate with nothing to say passes and emits no event.
+Decision = Literal["allow", "deny"]
+# Which gate decided: a rule list, the default, or a PreToolUse hook (its allow, or its ask).
+Gate = Literal["deny", "ask", "allow", "default", "hook", "hook ask"]
 
 
 @dataclass(frozen=True)
@@ -140,8 +147,8 @@ class HookSkipped(Event):
 @dataclass(frozen=True)
 class GateDecision(Event):
     call_id: str
-    gate: str
-    decision: str  # "deny" | "ask" | "allow" | "pass"
+    gate: Gate
+    decision: Decision
     reason: str
 
 
@@ -199,7 +206,7 @@ class StopContinued(Event):
 
 @dataclass(frozen=True)
 class RunEnded(Event):
-    reason: str  # "done" | "turn_limit" | "api_error" | "bad_answer" | "crash"
+    reason: EndReason
     detail: str = ""
 
 

@@ -13,7 +13,7 @@ import anthropic
 from lab.harness.layers import Layers
 from lab.harness.model_call import Answer, ModelCall, Unanswered
 from lab.harness.retry import Wait
-from lab.trace import RunEnded, RunStarted
+from lab.trace import EndReason, RunEnded, RunStarted
 
 
 class Harness:
@@ -39,9 +39,9 @@ class Harness:
         self.max_turns, self.max_tokens = max_turns, max_tokens
         self.messages: list[dict[str, Any]] = []
         self.turn = 0
-        self.ended: str | None = None
+        self.ended: EndReason | None = None
 
-    def run(self, prompt: str) -> str:
+    def run(self, prompt: str) -> EndReason:
         """Run until the model stops asking for tools; returns why the run ended."""
         self.start(prompt)
         while self.step():
@@ -93,7 +93,7 @@ class Harness:
             self.end(failed.reason, failed.detail)
             return None
 
-    def end(self, reason: str, detail: str = "") -> bool:
+    def end(self, reason: EndReason, detail: str = "") -> bool:
         self.ended = reason
         self.trace.emit(RunEnded(self.turn, reason, detail))
         return False

@@ -12,7 +12,7 @@ import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import anthropic
 import httpx2
@@ -108,7 +108,8 @@ def ask(client: anthropic.Anthropic, request: dict[str, Any], *, stream: bool) -
     if not stream:
         message = client.messages.create(**request)
         return Answer(message, any(block.type == "tool_use" for block in message.content))
-    tool_use_seen, began, wire = False, False, {}
+    tool_use_seen, began = False, False
+    wire: dict[int, str] = {}
     with client.messages.stream(**request) as events:
         try:
             for event in events:
@@ -151,7 +152,7 @@ def describe(error: Exception) -> str:
 class Unanswered(Exception):
     """No answer came: why the run ends ("api_error", "bad_answer") and one line of detail."""
 
-    def __init__(self, reason: str, detail: str) -> None:
+    def __init__(self, reason: Literal["api_error", "bad_answer"], detail: str) -> None:
         super().__init__(detail)
         self.reason, self.detail = reason, detail
 

@@ -10,13 +10,13 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import pathspec
 
 from lab.harness.checks import Call
 from lab.switches import Switches
-from lab.trace import GateDecision, HumanAsked, Trace
+from lab.trace import Decision, Gate, GateDecision, HumanAsked, Trace
 from lab.world import World, split_commands
 
 # Production rule names cover the lab's tools the way Claude Code's cover its own.
@@ -88,15 +88,14 @@ def parse_rule(text: str, world: World) -> Rule:
 
 def contains(*needles: str, text: str = "") -> list[Rule]:
     """The course's hard deny list: a substring of a bash command (bash only)."""
-    return [
-        Rule(
+
+    def deny(needle: str) -> Rule:
+        return Rule(
             text or f"deny list: {needle!r}",
-            lambda name, input, _world, needle=needle: (
-                name == "bash" and needle in command_of(input)
-            ),
+            lambda name, input, _world: name == "bash" and needle in command_of(input),
         )
-        for needle in needles
-    ]
+
+    return [deny(needle) for needle in needles]
 
 
 @dataclass(frozen=True)
@@ -106,7 +105,7 @@ class Permissions:
     deny: Sequence[str | Rule] = ()
     ask: Sequence[str | Rule] = ()
     allow: Sequence[str | Rule] = ()
-    default: str = "allow"  # when no rule matches: "allow", "ask" or "deny"
+    default: Literal["allow", "ask", "deny"] = "allow"  # when no rule matches
     denial: str = "Permission denied"
 
 
@@ -128,6 +127,10 @@ def says_yes(answer: str) -> bool:
     return answer.strip().lower() in ("y", "yes")  # the course's y/N: anything else is no
 
 
+# A gate: (decision, reason) when it decides, None to pass the call to the next gate.
+Judge = Callable[[Call], tuple[Decision, str] | None]
+
+
 class Gates:
     """The permission stage of the chain of checks."""
 
@@ -145,6 +148,8 @@ class Gates:
             for kind in ("deny", "ask", "allow")
         }
         # The gates in their order; D4 puts the negotiable ask before the hard deny.
+        correct: list[tuple[Gate, Judge]]
+        wrong: list[tuple[Gate, Judge]]
         correct = [("deny", self.deny_gate), ("ask", self.ask_gate), ("allow", self.allow_gate)]
         wrong = [("ask", self.ask_gate), ("deny", self.deny_gate), ("allow", self.allow_gate)]
         self.order = correct if switches.gate_order_correct else wrong
@@ -169,24 +174,24 @@ class Gates:
         return None
 
     # -- the gates: each returns (decision, reason) when it decides, None to pass ------------
-    def deny_gate(self, call: Call) -> tuple[str, str] | None:
+    def deny_gate(self, call: Call) -> tuple[Decision, str] | None:
         if not self.switches.deny_rules_cover_every_tool and call.name != "bash":
             return None  # D26, the course's s03: `if block.name == "bash":` around gate one
         rule = self.first_match("deny", call, every=False)
         return ("deny", f"deny rule {rule.text}") if rule else None
 
-    def ask_gate(self, call: Call) -> tuple[str, str] | None:
+    def ask_gate(self, call: Call) -> tuple[Decision, str] | None:
         rule = self.first_match("ask", call, every=False)
         return self.ask_human(call, f"ask rule {rule.text}") if rule else None
 
-    def allow_gate(self, call: Call) -> tuple[str, str] | None:
+    def allow_gate(self, call: Call) -> tuple[Decision, str] | None:
         rule = self.first_match("allow", call, every=True)
         if rule is None:
             return None
         call.rule_decision = "allow"
         return ("allow", f"allow rule {rule.text}")
 
-    def default_gate(self, call: Call) -> tuple[str, str]:
+    def default_gate(self, call: Call) -> tuple[Decision, str]:
         default = self.permissions.default
         if default == "ask" and self.hook_allowed(call):
             return ("allow", "no rule matched; a PreToolUse hook allowed it, nobody was asked")
@@ -200,7 +205,7 @@ class Gates:
             return True  # D25's fault: hooks that said nothing are read as a yes
         return call.hook_decision == "allow"
 
-    def ask_human(self, call: Call, reason: str) -> tuple[str, str]:
+    def ask_human(self, call: Call, reason: str) -> tuple[Decision, str]:
         question = (
             f"{call.name} {json.dumps(call.input, ensure_ascii=False)} ({reason}). Allow? [y/N]"
         )
@@ -245,10 +250,11 @@ def first_match(
         return whole[0]
     parts = split_commands(command_of(input)) or [""]
     per_part = [next((r for r in rules if r.per_command and r.per_command(p)), None) for p in parts]
-    if every and all(per_part):
-        return Rule(" + ".join(dict.fromkeys(r.text for r in per_part)), lambda *_: True)
-    if not every and any(per_part):
-        return next(r for r in per_part if r)
+    found = [r for r in per_part if r]
+    if every and len(found) == len(parts):
+        return Rule(" + ".join(dict.fromkeys(r.text for r in found)), lambda *_: True)
+    if not every and found:
+        return found[0]
     return None
 
 

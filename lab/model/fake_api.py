@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -215,14 +215,14 @@ class FakeMessagesAPI:
             step: Step = self.model.respond(model_request)
         except ScriptExhausted as exhausted:
             step = ApiError(500, "api_error", str(exhausted))
-        play = {
+        plays: dict[type, Callable[..., httpx2.Response]] = {
             Turn: self._turn,
             ApiError: self._fault,
             StreamError: self._stream_error,
             StreamDropped: self._dropped,
             CutOff: self._cut_off,
-        }[type(step)]
-        return play(index, step, stream, body["messages"])
+        }
+        return plays[type(step)](index, step, stream, body["messages"])
 
     # ------------------------------------------------------------ one answer per kind of step
 
@@ -290,7 +290,7 @@ class FakeMessagesAPI:
             },
         }
 
-    def _answer(self, status: int, headers: dict, **body: object) -> httpx2.Response:
+    def _answer(self, status: int, headers: dict, **body: Any) -> httpx2.Response:
         self._responses += 1
         headers = {"request-id": numbered_id("req", self._responses), **headers}
         return httpx2.Response(status, headers=headers, **body)

@@ -12,7 +12,16 @@ that the installed SDK's (beta) param types declare is accepted as it comes: the
 whatever a real client may send, and judge only what the lab needs.
 """
 
-from typing import Annotated, Any, Literal, NotRequired, get_args, get_type_hints
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Literal,
+    NotRequired,
+    TypeAlias,
+    get_args,
+    get_type_hints,
+)
 
 import pydantic
 from anthropic.types.beta import (
@@ -63,10 +72,16 @@ def _others(tags: tuple[str, ...], *judged: str) -> Any:
     return Literal[tuple(t for t in tags if t not in judged)]
 
 
-OtherBlockType = _others(BLOCK_TYPES, "text", "tool_use", "tool_result")
-OtherSystemBlockType = _others(SYSTEM_BLOCK_TYPES, "text")
-OtherResultBlockType = _others(RESULT_BLOCK_TYPES, "text")
-OtherToolType = _others(TOOL_TYPES, "custom")
+if TYPE_CHECKING:  # the Literals are read off the installed SDK: a checker sees a tag
+    OtherBlockType: TypeAlias = str
+    OtherSystemBlockType: TypeAlias = str
+    OtherResultBlockType: TypeAlias = str
+    OtherToolType: TypeAlias = str
+else:
+    OtherBlockType = _others(BLOCK_TYPES, "text", "tool_use", "tool_result")
+    OtherSystemBlockType = _others(SYSTEM_BLOCK_TYPES, "text")
+    OtherResultBlockType = _others(RESULT_BLOCK_TYPES, "text")
+    OtherToolType = _others(TOOL_TYPES, "custom")
 
 
 # ---------------------------------------------------------------- the judged shapes
@@ -254,7 +269,7 @@ class Request(TypedDict):
 
 REQUEST = pydantic.TypeAdapter(Request)
 ROLE = pydantic.TypeAdapter(Role)
-MESSAGE_BY_ROLE = {
+MESSAGE_BY_ROLE: dict[str, pydantic.TypeAdapter[Any]] = {
     "user": pydantic.TypeAdapter(ChatMessage),
     "assistant": pydantic.TypeAdapter(ChatMessage),
     "system": pydantic.TypeAdapter(SystemMessage),
@@ -282,11 +297,8 @@ def body_problem(body: dict[str, Any]) -> str | None:
     return f"{unknown}: Extra inputs are not permitted" if unknown else None
 
 
-def message_problem(n: int, message: object) -> str | None:
+def message_problem(n: int, message: Any) -> str | None:
     """The first shape problem of `messages[n]`, or None: its role, then the shape of that role."""
     return _first_error(ROLE, message, "messages", n) or _first_error(
-        MESSAGE_BY_ROLE[message["role"]],
-        message,
-        "messages",
-        n,  # type: ignore[index]
+        MESSAGE_BY_ROLE[message["role"]], message, "messages", n
     )

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
+from typing import Any
 
 import httpx2
 
@@ -33,7 +34,9 @@ class LoopbackHTTPServer(ThreadingHTTPServer):
     """A threading HTTP server that lets a client hang up without a traceback: a harness
     that drops its keep-alive connection, or is killed mid-request, is nothing to report."""
 
-    def handle_error(self, request: object, client_address: object) -> None:
+    def handle_error(
+        self, request: socket.socket | tuple[bytes, socket.socket], client_address: Any
+    ) -> None:
         if not isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
             super().handle_error(request, client_address)
 

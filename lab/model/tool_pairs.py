@@ -37,16 +37,16 @@ def blocks_of(message: dict[str, Any]) -> Blocks:
     return [] if isinstance(content, str) or not content else content
 
 
-def tool_use_ids(blocks: Blocks) -> list[str]:
+def tool_use_ids(blocks: Blocks) -> list[str | None]:
     """The ids of the tool_use blocks, in the order the model made the calls."""
     return [b.get("id") for b in blocks if b.get("type") == "tool_use"]
 
 
-def leading_result_ids(blocks: Blocks) -> list[str]:
+def leading_result_ids(blocks: Blocks) -> list[str | None]:
     """The ids answered by the run of tool_result blocks at the very start, in order.
 
     Only that leading run counts: a result after a text block answers nothing."""
-    ids = []
+    ids: list[str | None] = []  # None: a block without an id (the API rejects it)
     for block in blocks:
         if block.get("type") != "tool_result":
             break
@@ -54,7 +54,9 @@ def leading_result_ids(blocks: Blocks) -> list[str]:
     return ids
 
 
-def unanswered(calls: Sequence[str], results: Sequence[str], order: OrderRule) -> list[str]:
+def unanswered(
+    calls: Sequence[str | None], results: Sequence[str | None], order: OrderRule
+) -> list[str | None]:
     """The calls `results` (the next turn's leading result ids) fail to answer under `order`.
 
     ANY_ORDER: the calls whose id is missing from the results. CALL_ORDER: every call when

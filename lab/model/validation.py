@@ -91,7 +91,7 @@ def _missing_problem(assistant: _Turn, following: _Turn | None) -> str | None:
         return None
     return (
         f"messages.{assistant.index}: `tool_use` ids were found without `tool_result` blocks "
-        f"immediately after: {', '.join(missing)}. Each `tool_use` block must have a "
+        f"immediately after: {', '.join(map(str, missing))}. Each `tool_use` block must have a "
         "corresponding `tool_result` block in the next message."
     )
 

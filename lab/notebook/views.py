@@ -28,6 +28,7 @@ from lab.model.script import tool_use_id
 from lab.scenario import Run, Scenario, build_harness, safely
 from lab.switches import Switches
 from lab.trace import (
+    EndReason,
     Event,
     Trace,
 )
@@ -179,7 +180,7 @@ class Step:
 
     turn: int
     events: list[Event]
-    ended: str | None = None
+    ended: EndReason | None = None
     lang: str = "en"
 
     def of(self, kind: type) -> list[Any]:
@@ -247,8 +248,8 @@ class Stepper:
         """Step to the end; the same Run that `run_scenario` would have returned."""
         while not self.done:
             self.step()
-        assert self.harness.ended is not None
         h = self.harness
+        assert h.ended is not None
         return Run(
             self.scenario,
             self.switches,

@@ -53,9 +53,9 @@ def ids(setting: Setting, n: int) -> list[str]:
     return [f"toolu_{setting.case.lower()}_{i:02d}" for i in range(1, n + 1)]
 
 
-def the_call(setting: Setting, id: str, **extra: object) -> dict:
+def the_call(setting: Setting, id: str) -> dict:
     name, input = setting.call
-    return tool_use(name, input, id=id, **extra)
+    return tool_use(name, input, id=id)
 
 
 def finish() -> Stage:
@@ -269,13 +269,13 @@ def judge_two_calls(trial: Trial) -> Verdict:
         if sent != wanted:
             problems.append("the assistant turn's tool_use blocks were changed")
     last_user = next((m for m in reversed(messages) if m.get("role") == "user"), {})
-    content = last_user.get("content") if isinstance(last_user.get("content"), list) else []
+    content = last_user.get("content")
     leading = []
-    for block in content:
+    for block in content if isinstance(content, list) else []:
         if not (isinstance(block, dict) and block.get("type") == "tool_result"):
             break
         leading.append(block.get("tool_use_id"))
-    if sorted(leading) != [first, second]:
+    if sorted(leading, key=str) != [first, second]:  # key: a result may lack its id
         problems.append(f"the next user message begins with results for {leading or 'nothing'}")
     where = "the thread holds the assistant turn" if not holders else "the assistant turn as sent"
     # The API leaves calls in a turn unordered ("run them concurrently, sequentially, or in any

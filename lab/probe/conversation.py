@@ -17,7 +17,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from lab.model.script import ApiError, ModelRequest, Turn, tool_use_id, turn
+from lab.model.script import ApiError, ModelRequest, Step, Turn, tool_use_id, turn
 
 SIDE_ANSWER = "ok."
 
@@ -66,7 +66,7 @@ class ScriptError(Exception):
     """A plain script that cannot be played as stages."""
 
 
-def stages_from_script(script: Sequence[object]) -> list[Stage]:
+def stages_from_script(script: Sequence[Step]) -> list[Stage]:
     """A plain script (a list of steps) as stages, each answer asked for by content.
 
     Tool_use blocks without an id get one (toolu_001, ...). An HTTP fault (an ApiError) is the
@@ -93,8 +93,7 @@ def stages_from_script(script: Sequence[object]) -> list[Stage]:
         elif isinstance(step, Turn):
             stages.append(Stage(ids(step), fault=pending))
             pending = None
-        elif turn_of(step) is not None and pending is None:
-            wrapped = turn_of(step)
+        elif (wrapped := turn_of(step)) is not None and pending is None:
             healthy = Turn(tuple({**b, "id": None} for b in wrapped.blocks), wrapped.stop_reason)
             fault = replace(step, turn=ids(wrapped))
             stages.append(Stage(ids(healthy), fault=fault))
@@ -155,10 +154,11 @@ class Conversation:
         self._lock = threading.Lock()
         self._attempts: dict[int, int] = {}
         self._previous: str | None = None
-        self._signs: dict[str, int] = {}  # a tool_use id or a text -> its stage
+        self._signs: dict[str | None, int] = {}  # a tool_use id or a text -> its stage
         for k, stage in enumerate(self.stages):
             for step in (stage.answer, stage.fault):
-                for block in turn_of(step).blocks if turn_of(step) else ():
+                played = turn_of(step)
+                for block in played.blocks if played else ():
                     if block.get("type") == "tool_use":
                         self._signs[block["id"]] = k
                     elif block.get("text") and not self._text_elsewhere(block["text"], k):

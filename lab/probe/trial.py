@@ -143,7 +143,7 @@ def result_text(block: dict) -> str:
     return "" if content is None else json.dumps(content)
 
 
-def short(text: str, limit: int = 160) -> str:
+def short(text: object, limit: int = 160) -> str:
     """One line, cut to `limit` characters."""
     text = " ".join(str(text).split())
     return text if len(text) <= limit else text[: limit - 1] + "…"

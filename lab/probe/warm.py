@@ -86,7 +86,7 @@ def leave(code: int) -> NoReturn:
     """End the child as the interpreter ends a program — its threads joined, atexit run, output
     flushed — but without tearing down the thousand modules it inherited (that teardown touches
     every page the parent shares and costs more than a short run)."""
-    threading._shutdown()  # the interpreter's own wait for non-daemon threads
+    threading._shutdown()  # type: ignore[attr-defined]  # the interpreter's own wait for non-daemon threads
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -273,10 +273,10 @@ class WarmStarts:
                 # The environment a trial gets, but no model yet (nothing listens on port 9).
                 extra = self.target_env.get(module, {})
                 env = environment(self.scratch, "http://127.0.0.1:9", extra, None)
-                parent = WarmParent(module, self.scratch.work, env)
-                self.parents[module] = parent
-                if parent.problem is not None:
-                    self.cold[module] = parent.problem
+                started = WarmParent(module, self.scratch.work, env)
+                self.parents[module] = started
+                if started.problem is not None:
+                    self.cold[module] = started.problem
         parent = self.parents[module]
         return None if parent is None or parent.problem is not None else parent
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import jsonschema
 
+from lab.model.script import Turn
 from lab.probe.conversation import turn_of
 from lab.probe.trial import Exchange, Trial
 
@@ -32,17 +33,18 @@ class WireRun:
         crash = None if trial.exit.clean else trial.exit.line()
         return cls(trial.exchanges, crash, len(trial.stages))
 
-    def answered(self) -> list[tuple[Exchange, list[dict]]]:
-        """Each complete answer the harness received (status 200, not a fault) with its
-        tool_use blocks."""
+    def answered(self) -> list[tuple[Exchange, Turn, list[dict]]]:
+        """Each complete answer the harness received (status 200, not a fault): the turn
+        played and its tool_use blocks."""
         found = []
         for exchange in self.exchanges:
             played = exchange.played
             if exchange.status != 200 or played is None or played.kind == "fault":
                 continue
             step = turn_of(played.step)
-            uses = [b for b in step.blocks if b.get("type") == "tool_use"] if step else []
-            found.append((exchange, uses))
+            if step is not None:
+                uses = [b for b in step.blocks if b.get("type") == "tool_use"]
+                found.append((exchange, step, uses))
         return found
 
     def result_for(self, tool_id: str, after: int) -> dict | None:
@@ -78,13 +80,12 @@ def pairing(run: WireRun) -> str | None:
 
 def continuation(run: WireRun) -> str | None:
     """An answer that holds a tool_use block is answered, whatever stop_reason it declares."""
-    for exchange, uses in run.answered():
+    for exchange, step, uses in run.answered():
         for use in uses:
             if run.result_for(use["id"], exchange.number) is None:
-                declared = turn_of(exchange.played.step).declared
                 return (
                     f"request #{exchange.number}'s answer called {use['name']} ({use['id']}, "
-                    f"declared {declared}) and no later request answers it"
+                    f"declared {step.declared}) and no later request answers it"
                 )
     return None
 
@@ -105,7 +106,7 @@ def no_crash(run: WireRun) -> str | None:
 def unknown_tool_answered(run: WireRun) -> str | None:
     """A call to a tool the harness never offered gets an is_error result."""
     offered = run.offered()
-    for exchange, uses in run.answered():
+    for exchange, _step, uses in run.answered():
         for use in uses:
             if use["name"] in offered:
                 continue
@@ -119,7 +120,7 @@ def unknown_tool_answered(run: WireRun) -> str | None:
 def invalid_input_answered(run: WireRun) -> str | None:
     """A call whose input breaks the tool's input_schema gets an is_error result."""
     offered = run.offered()
-    for exchange, uses in run.answered():
+    for exchange, _step, uses in run.answered():
         for use in uses:
             schema = offered.get(use["name"])
             if schema is None or _valid(use.get("input"), schema):

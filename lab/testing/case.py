@@ -7,8 +7,9 @@ case can always be written back out as Python source.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
-from lab.harness.permissions import Permissions, contains, course_permissions
+from lab.harness.permissions import Permissions, Rule, contains, course_permissions
 from lab.model import Fault, Step, turn_of
 from lab.scenario import Run, Scenario, run_scenario
 from lab.switches import Switches
@@ -24,13 +25,13 @@ class RuleSet:
     ask: tuple[str, ...] = ()
     allow: tuple[str, ...] = ()
     deny_list: tuple[str, ...] = ()  # substrings of a bash command, as the course matches them
-    default: str = "allow"
+    default: Literal["allow", "ask", "deny"] = "allow"
     course: bool = False
 
     def permissions(self) -> Permissions:
         if self.course:
             return course_permissions()
-        deny = [*self.deny, *contains(*self.deny_list)]
+        deny: list[str | Rule] = [*self.deny, *contains(*self.deny_list)]
         return Permissions(deny=deny, ask=self.ask, allow=self.allow, default=self.default)
 
     @property

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -240,9 +240,9 @@ def cut_calls(run: Run) -> str | None:
     for event in executed(run):
         if event.call_id in cut:
             return f"{show_call(event)} ran, though max_tokens cut its input"
-    for event in run.trace.of(ResultAppended):
-        if event.call_id in cut and not event.is_error:
-            return f"the cut call {event.call_id} was answered as if it had run"
+    for result in run.trace.of(ResultAppended):
+        if result.call_id in cut and not result.is_error:
+            return f"the cut call {result.call_id} was answered as if it had run"
     return None
 
 
@@ -287,14 +287,15 @@ def every_hook_runs(run: Run) -> str | None:
     registered: dict[str, Counter[str]] = {}
     for event, hook in run.scenario.hooks:
         registered.setdefault(event, Counter())[getattr(hook, "__name__", "?")] += 1
+    hooked: list[HookFired | HookFailed] = [*run.trace.of(HookFired), *run.trace.of(HookFailed)]
     ran: Counter[tuple[str, str | None, str]] = Counter(
-        (e.event, e.call_id, e.hook) for e in [*run.trace.of(HookFired), *run.trace.of(HookFailed)]
+        (e.event, e.call_id, e.hook) for e in hooked
     )
-    reached = {
-        e.call_id
-        for e in [*run.trace.of(CheckPassed), *run.trace.of(CheckFailed)]
-        if e.stage == "hooks"
-    }
+    checked: list[CheckPassed | CheckFailed] = [
+        *run.trace.of(CheckPassed),
+        *run.trace.of(CheckFailed),
+    ]
+    reached = {e.call_id for e in checked if e.stage == "hooks"}
     moments: list[tuple[str, str | None]] = [("UserPromptSubmit", None)]
     moments += [("PreToolUse", call_id) for call_id in sorted(reached)]
     moments += [
@@ -356,8 +357,8 @@ def containment(run: Run) -> str | None:
             return f"{show_call(event)} reached outside the workspace"
         if event.name == "glob":
             lines = [p for p in event.output.splitlines() if p != "(no matches)"]
-            if outside := [p for p in lines if not world.inside_workspace(p)]:
-                return f"{show_call(event)} listed {outside[0]}, outside the workspace"
+            if strays := [p for p in lines if not world.inside_workspace(p)]:
+                return f"{show_call(event)} listed {strays[0]}, outside the workspace"
 
     def outside(files: dict[str, str]) -> dict[str, str]:
         return {p: c for p, c in files.items() if not world.inside_workspace(p)}
@@ -414,11 +415,11 @@ def production_trays(
     an unsafe call is a tray of its own."""
     trays: list[list[ToolCallSeen]] = []
     for is_safe, group in itertools.groupby(calls, key=safe):
-        group = list(group)
+        members = list(group)
         if is_safe:
-            trays += [group[i : i + MAX_PARALLEL] for i in range(0, len(group), MAX_PARALLEL)]
+            trays += [members[i : i + MAX_PARALLEL] for i in range(0, len(members), MAX_PARALLEL)]
         else:
-            trays += [[call] for call in group]
+            trays += [[call] for call in members]
     return trays
 
 
@@ -439,7 +440,7 @@ def makespan(run: Run) -> str | None:
             return False
 
     took = {e.call_id: e.finished - e.started for e in executed(run)}
-    spent: Counter[int] = Counter()
+    spent: defaultdict[int, float] = defaultdict(float)  # turn -> virtual seconds
     for batch in run.trace.of(BatchRan):
         spent[batch.turn] += batch.finished - batch.started
     seen = run.trace.of(ToolCallSeen)

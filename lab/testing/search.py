@@ -290,7 +290,8 @@ def simpler_rules(rules: RuleSet) -> Iterator[RuleSet]:
         yield RuleSet()
     for kind in ("deny", "ask", "allow", "deny_list"):
         for i in range(len(getattr(rules, kind))):
-            yield replace(rules, **{kind: without(getattr(rules, kind), i)})
+            shorter: dict[str, Any] = {kind: without(getattr(rules, kind), i)}
+            yield replace(rules, **shorter)
     if rules.default != "allow":
         yield replace(rules, default="allow")
 
@@ -313,7 +314,8 @@ def simpler_cases(case: Case) -> Iterator[Case]:
     for name in ("files", "human", "hooks", "tools"):
         items = getattr(case, name)
         for i in range(len(items) if isinstance(items, tuple) else 0):
-            yield replace(case, **{name: without(items, i)})
+            shorter: dict[str, Any] = {name: without(items, i)}
+            yield replace(case, **shorter)
     if case.keep_last is not None:
         yield replace(case, keep_last=None)
     if case.stream:

@@ -498,7 +498,7 @@ def cases(
         "keep_last": st.one_of(st.none(), st.integers(1, 4)),
         "stream": st.booleans(),
     }
-    given = {
+    given: dict[str, st.SearchStrategy[Any] | None] = {
         "script": script,
         "files": files,
         "rules": rules,
@@ -508,14 +508,17 @@ def cases(
         "keep_last": keep_last,
         "stream": stream,
     }
-    return st.builds(Case, **{k: defaults[k] if given[k] is None else given[k] for k in defaults})
+    pinned = {k: strategy for k, strategy in given.items() if strategy is not None}
+    return st.builds(Case, **{**defaults, **pinned})
 
 
 # ---- cases that thicken one mechanism's ingredients -----------------------------------------
 NONE = st.just(())
 NO_RULES = st.just(RuleSet())
 PERMISSION_HOOKS = ("auto_approve", "ask_edits", "deny_rm", "audit_log")
-YES_OFTEN = weighted((1, st.sampled_from([("y",), "always_yes"])), (1, human_answers()))
+YES_OFTEN: st.SearchStrategy[tuple[str, ...] | str] = weighted(
+    (1, st.sampled_from([("y",), "always_yes"])), (1, human_answers())
+)
 
 
 def fault_cases(

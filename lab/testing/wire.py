@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from lab.model.script import Step
 from lab.probe.conversation import Conversation, stages_from_script
 from lab.probe.wire import WIRE_INVARIANTS, WireRun, wire_problems
 
@@ -40,9 +41,7 @@ def assert_wire(run: WireRun) -> None:
 
 
 # ---------------------------------------------------------------- running a harness
-def run_wire(
-    harness: WireHarness, script: Sequence[object], prompt: str = "Please help."
-) -> WireRun:
+def run_wire(harness: WireHarness, script: Sequence[Step], prompt: str = "Please help.") -> WireRun:
     """Serve `script` through the fake API (the real SDK, in process), run `harness` on it."""
     from lab.model import FakeMessagesAPI, ScriptedModel, make_client
     from lab.model.script import ApiError

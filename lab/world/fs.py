@@ -187,7 +187,7 @@ class VirtualFS:
         head, rest = segments[0], segments[1:]
         if head == "**":
             # zero directories, or any directory below (hidden ones skipped, as for `*`)
-            found = self._match(directory, shown, rest)
+            found: set[str] = self._match(directory, shown, rest)
             for below in self._subdirs(directory):
                 relative = below[len(directory.rstrip("/")) + 1 :]
                 found |= self._match(below, _join(shown, relative), rest)
@@ -197,7 +197,7 @@ class VirtualFS:
             if (rest and child in self._dirs) or (not rest and self.exists(child)):
                 return self._match(child, _join(shown, head), rest)
             return set()
-        found: set[str] = set()
+        found = set()
         for name in self.listdir(directory):
             if name.startswith(".") and not head.startswith("."):
                 continue

@@ -154,7 +154,8 @@ def _ls(sh: Shell, args: list[str], stdin: str) -> Outcome:
             return f"drwxr-xr-x {4096:>8} {name}\n"
         return f"-rw-r--r-- {len(sh.fs.read(path)):>8} {name}\n"
 
-    files, dirs = [], []
+    files: list[str] = []
+    dirs: list[str] = []
     for name in names:
         path = sh.path(name)
         if not sh.fs.exists(path):

@@ -211,7 +211,8 @@ def split_commands(command: str) -> list[str]:
         tokens = _tokenize(command)
     except ShellSyntaxError:
         return [command.strip()] if command.strip() else []
-    pieces, group = [], []
+    pieces: list[str] = []
+    group: list[_Token] = []
     for token in [*tokens, None]:
         if token is None or (token.kind == "op" and token.text in SEPARATORS):
             if group:

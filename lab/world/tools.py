@@ -182,7 +182,7 @@ def course_tools(world: World, *, wall: Wall | None = None, sandbox: bool = Fals
         "edit_file": _never,
         "glob": _always,
     }
-    handlers = {
+    handlers: dict[str, Callable[..., str]] = {
         "bash": bash,
         "read_file": read_file,
         "write_file": write_file,
