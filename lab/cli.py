@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from lab import __version__
-from lab.errors import InputError, UsageError
+from lab.errors import InputError, UsageError, at_least_one
 from lab.probe.cli import COMMANDS as PROBE_COMMANDS  # light: it imports nothing heavy
 from lab.probe.cli import add_parsers as add_probe_parsers
 from lab.switches import Switches, SwitchValueError, parse_switch_value, switch_names
@@ -61,17 +61,6 @@ class Parser(argparse.ArgumentParser):
 
 
 # ---- values on the command line ------------------------------------------------------------
-def at_least_one(text: str) -> int:
-    """A whole number ≥ 1 (argparse names the option in its error)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is less than 1")
-    return value
-
-
 def switch_setting(text: str) -> tuple[str, Any]:
     """NAME=VALUE, the value read strictly by the switch's declared type."""
     name, sep, raw = text.partition("=")

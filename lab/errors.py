@@ -6,6 +6,8 @@ the lab (exit 3). Each part of the lab derives its own: ExperimentError, LiveErr
 
 from __future__ import annotations
 
+import argparse
+
 
 class InputError(Exception):
     """Something the user gave is wrong; `lines` says what (and where), one problem a line."""
@@ -19,3 +21,14 @@ class InputError(Exception):
 
 class UsageError(InputError):
     """A bad command line: one readable line, exit 2."""
+
+
+def at_least_one(text: str) -> int:
+    """An argparse type: a whole number >= 1 (argparse names the option in its error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is less than 1")
+    return value

@@ -16,23 +16,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lab.errors import UsageError
+from lab.errors import UsageError, at_least_one
 
 if TYPE_CHECKING:
     from rich.console import Console
 
 EXIT_OK, EXIT_BROKEN, EXIT_USAGE = 0, 1, 2
 DEFAULT_CALL = 'read_file={"path": "notes.txt"}'
-
-
-def positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} is less than 1")
-    return value
 
 
 def port_number(text: str) -> int:
@@ -85,13 +75,20 @@ def add_parsers(sub: Any) -> None:
     probe.add_argument("--markdown", action="store_true", help="print the matrix as Markdown")
     probe.add_argument("--report", type=Path, metavar="FILE.html", help="write an HTML report")
     probe.add_argument(
-        "--fuzz", type=positive, metavar="N", help="N generated scripts; print the smallest breaker"
+        "--fuzz",
+        type=at_least_one,
+        metavar="N",
+        help="N generated scripts; print the smallest breaker",
     )
     probe.add_argument(
-        "--jobs", type=positive, metavar="N", help="trials at once (default: twice the cores)"
+        "--jobs", type=at_least_one, metavar="N", help="trials at once (default: twice the cores)"
     )
     probe.add_argument(
-        "--timeout", type=positive, default=60, metavar="S", help="seconds per trial (default 60)"
+        "--timeout",
+        type=at_least_one,
+        default=60,
+        metavar="S",
+        help="seconds per trial (default 60)",
     )
     probe.add_argument(
         "--cold", action="store_true", help="start every program afresh (no warm Python starts)"
