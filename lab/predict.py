@@ -10,15 +10,18 @@ from __future__ import annotations
 import ast
 import inspect
 import io
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from rich import box
 from rich.console import Console, Group, RenderableType
 from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from lab.questions import Question
 
 NO_PREDICTION = ...  # what a prediction cell holds until the student writes one
 
@@ -97,16 +100,7 @@ def shown(value: Any) -> str:
     return repr(value) if not isinstance(value, str) else value
 
 
-# -- a notebook question -------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Question:
-    """A question's hidden half: how to compute the answer, and why it is so."""
-
-    id: str
-    compute: Callable[[], Any]
-    why: Mapping[str, str]  # {"en": ..., "zh": ...}; may use {answer}
-
-
+# -- a question's verdict -----------------------------------------------------------------------
 @dataclass
 class Verdict:
     """The comparison, shown only after the prediction: in a notebook as HTML, else as text."""
@@ -143,7 +137,7 @@ class Verdict:
         )
 
     def _repr_html_(self) -> str:
-        from lab.notebook import to_html  # lazily: notebook pulls in the harness views
+        from lab.views.rich_html import to_html
 
         return to_html(self.__rich__())
 
@@ -211,7 +205,7 @@ def predictions_view(outcome: Any, predictions: list[Any], lang: str) -> Table:
 def run_with_predictions(outcomes: list[Any], out: Console, lang: str, stdin: TextIO | None) -> int:
     """`lab run --predict`: every prediction first, then the runs beside them. The exit code is
     `lab run`'s (whether the experiments reproduced), not the score."""
-    from lab.report import outcome_view, summary_view
+    from lab.views.report import outcome_view, summary_view
 
     predictions = read_predictions(outcomes, stdin, out, lang)
     right = total = 0

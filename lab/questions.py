@@ -5,12 +5,12 @@ before the student has predicted. The expected values are asserted in tests/test
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from lab.experiment import Experiment, load_all, run_experiment, select
-from lab.predict import Question
 from lab.scenario import Run, run_scenario
 from lab.switches import Switches
 from lab.trace import (
@@ -27,6 +27,15 @@ from lab.trace import (
     ToolExecuted,
     ToolRefused,
 )
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question's hidden half: how to compute the answer, and why it is so."""
+
+    id: str
+    compute: Callable[[], Any]
+    why: Mapping[str, str]  # {"en": ..., "zh": ...}; may use {answer}
 
 
 @dataclass(frozen=True)

@@ -35,9 +35,9 @@
 from lab.experiment import load_all, run_experiment
 from lab.notebook import Stepper, claims, html, mechanism_map, panorama
 from lab.predict import check
-from lab.report import switches_view
 from lab.scenario import run_scenario
 from lab.switches import Switches
+from lab.views.report import switches_view
 
 LANG = "zh"
 outcomes = [run_experiment(e) for e in load_all()]

@@ -35,7 +35,7 @@ from lab.harness.pairing import Pairing
 from lab.notebook import Pair, code, experiment, html, outcome, side_by_side, verdict
 from lab.observables import pairs_intact
 from lab.predict import check
-from lab.report import messages_view
+from lab.views.report import messages_view
 
 LANG = "zh"
 

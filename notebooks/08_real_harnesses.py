@@ -33,8 +33,8 @@
 
 # %%
 from lab.notebook import outcome, timeline, verdict
+from lab.notebook import probe as bench
 from lab.predict import check
-from lab.probe import notebook as bench
 
 LANG = "zh"
 

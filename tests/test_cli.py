@@ -470,7 +470,7 @@ def test_an_error_that_follows_a_ctrl_c_is_still_an_interrupt(lab, monkeypatch):
 
 
 def test_the_defaults_in_help_are_the_searches_own():
-    import lab.cli as cli
+    import lab.cli.parser as cli
     import lab.testing.search as search
 
     assert (cli.MATRIX_EXAMPLES, cli.HUNT_EXAMPLES) == (

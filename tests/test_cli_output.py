@@ -12,7 +12,7 @@ from rich.cells import cell_len
 from lab.experiment import load_all, run_experiment, select
 from lab.switches import Switches, switch_info, switch_names
 from lab.trace import ResultAppended
-from lab.transcript import WORDS
+from lab.views.transcript import WORDS
 
 EXPERIMENTS = load_all()
 WIDTHS = [80, 100, 120]

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import lab.testing.commands as commands
+import lab.cli.searches as commands
 from lab.cli import main
 from lab.experiment import load_all
 from lab.switches import BOOLEAN_WORDS, switch_names

@@ -15,12 +15,12 @@ from lab.harness.permissions import Gates, Human, Permissions, course_permission
 from lab.harness.tools import Tool, ToolError, invoke, invoke_unguarded
 from lab.model import text, tool_use, turn
 from lab.observables import files_lost, human_prompts, human_prompts_for_invalid_calls
-from lab.report import NO_LINE_START, break_lines, grade_label
 from lab.scenario import Scenario, run_scenario
 from lab.switches import Switches, switch_info, switch_names
 from lab.testing import BY_NAME
 from lab.testing.strategies import focused_cases
 from lab.trace import GateDecision, ToolExecuted, Trace
+from lab.views.report import NO_LINE_START, break_lines, grade_label
 from lab.world import World, is_read_only, split_commands
 
 EXPERIMENTS = {e.id: e for e in load_all()}

@@ -9,7 +9,7 @@ import json
 import pytest
 from rich.cells import cell_len
 
-import lab.testing.commands as commands
+import lab.cli.searches as commands
 from lab.cli import main
 from lab.experiment import load_file, run_experiment
 from lab.switches import switch_names

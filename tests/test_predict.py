@@ -8,7 +8,8 @@ import io
 import pytest
 
 from lab.cli import main
-from lab.predict import NO_PREDICTION, Question, Verdict, parse, same
+from lab.predict import NO_PREDICTION, Verdict, parse, same
+from lab.questions import Question
 
 
 def run_predicting(monkeypatch, capsys, answers: str, *argv: str) -> tuple[int, str, str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from lab.experiment import load_all
-from lab.report import grade_label, show
+from lab.views.report import grade_label, show
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()

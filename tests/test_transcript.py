@@ -10,7 +10,7 @@ from rich.console import Console
 
 from lab.cli import COMMANDS, build_parser
 from lab.experiment import load_all, run_experiment
-from lab.transcript import Line, first_divergence, lines_of
+from lab.views.transcript import Line, first_divergence, lines_of
 
 EXPERIMENTS = load_all()
 OUTCOMES = {e.id: run_experiment(e) for e in EXPERIMENTS}

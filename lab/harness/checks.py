@@ -10,7 +10,7 @@ import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import jsonschema
 
@@ -22,6 +22,8 @@ from lab.trace import CheckFailed, CheckPassed, Trace
 ORDER = ["known_tool", "complete_input", "validation", "tool_check", "hooks", "permission"]
 # D9 and the course (which has only the last two stages): the gates before the cheap checks.
 GATE_FIRST = ["known_tool", "complete_input", "hooks", "permission", "validation", "tool_check"]
+# What the PreToolUse hooks leave for the permission gates ("deny" never gets that far).
+HookVerdict = Literal["ask", "allow", "silent"]
 CUT_OFF = (
     "the input was cut off by max_tokens before it was complete, so this call was not run; "
     "send it again in full (smaller, if it was long)"
@@ -38,8 +40,8 @@ class Call:
     tool: Tool | None
     turn: int
     cut_off: bool = False  # max_tokens cut its input JSON: only the complete fields arrived
-    hook_decision: str | None = None  # the PreToolUse hooks' merged "ask" / "allow", or "silent"
-    rule_decision: str | None = None  # "allow" once an allow rule has settled the call
+    hook_decision: HookVerdict | None = None  # None: no PreToolUse hook ran for it
+    rule_decision: Literal["allow"] | None = None  # "allow" once an allow rule has settled it
 
 
 @dataclass(frozen=True)

@@ -76,7 +76,7 @@ class ProductionSemantics:
         decision, reason = max(decisions, key=lambda d: PRECEDENCE[d[0]])
         if decision == "deny":
             return f"blocked by a PreToolUse hook: {reason}"
-        call.hook_decision = decision  # ask/allow go on to the permission gates
+        call.hook_decision = "ask" if decision == "ask" else "allow"  # on to the permission gates
         return None
 
 

@@ -1,15 +1,14 @@
 """Notebook glue: step a harness turn by turn; show turns, runs, code and pictures as HTML.
 
-views.py holds the stepper and the rich views; pictures.py the hand-drawn SVG charts.
+views.py holds the stepper and the rich views; pictures.py the hand-drawn SVG charts; probe.py
+runs `lab probe` for notebook 08 (import it as a module: `from lab.notebook import probe`).
 """
 
 from lab.notebook.pictures import (
     call_fates,
-    cells,
     mechanism_map,
     timeline,
     tray_chart,
-    wrap,
 )
 from lab.notebook.views import (
     Pair,
@@ -40,7 +39,6 @@ __all__ = [
     "View",
     "call_fates",
     "case_view",
-    "cells",
     "claims",
     "code",
     "experiment",
@@ -56,5 +54,4 @@ __all__ = [
     "tray_chart",
     "turn_view",
     "verdict",
-    "wrap",
 ]

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import html as html_escape
 import math
-import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from lab import report
 from lab.experiment import MECHANISMS, load_all
 from lab.harness.checks import ORDER
 from lab.harness.hooks import EVENTS
@@ -28,6 +26,8 @@ from lab.trace import (
     ToolExecuted,
     Trace,
 )
+from lab.views import report
+from lab.views.text_cells import wrap
 from lab.world import World, course_tools
 
 
@@ -178,23 +178,6 @@ def timeline(source: Any, title: str = "") -> Picture:
         height = max(height, top + box_h + 24)
     width = 8 + len(numbers) * (col + gap)
     return svg(max(width, 200), height, body)
-
-
-def cells(text: str) -> int:
-    """Display width: CJK characters take two cells."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-
-
-def wrap(text: str, width: int) -> list[str]:
-    """Word wrap by display width (CJK counted double)."""
-    lines, line = [], ""
-    for word in text.split():
-        candidate = f"{line} {word}".strip()
-        if cells(candidate) > width and line:
-            lines.append(line)
-            candidate = word
-        line = candidate
-    return [*lines, line] if line else lines
 
 
 def mechanism_modules() -> dict[str, list[tuple[str, str]]]:

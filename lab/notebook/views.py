@@ -7,21 +7,18 @@
 from __future__ import annotations
 
 import inspect
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from rich import box
-from rich.console import Console, Group, RenderableType
+from rich.console import Group, RenderableType
 from rich.panel import Panel
 from rich.syntax import Syntax
 from rich.table import Table
-from rich.terminal_theme import TerminalTheme
 from rich.text import Text
 
-from lab import report, transcript
 from lab.experiment import Experiment, Outcome, load_all, run_experiment, select
 from lab.model import FakeMessagesAPI, ScriptedModel, make_client
 from lab.model.script import tool_use_id
@@ -32,66 +29,13 @@ from lab.trace import (
     Event,
     Trace,
 )
+from lab.views import report, transcript
+from lab.views.rich_html import WIDTH, to_html, to_text
 from lab.world import World
 
-WIDTH = 120  # characters per line of a single view
 WIDE = 170  # characters per line of a side-by-side view
 LIMIT = 400  # characters of a tool's output shown in a notebook (the rest is counted)
 REPO = Path(__file__).resolve().parent.parent.parent
-
-# A light theme for HTML: the ANSI colours darkened so they read well on white.
-LIGHT = TerminalTheme(
-    (255, 255, 255),
-    (28, 28, 28),
-    [
-        (28, 28, 28),
-        (190, 30, 30),
-        (20, 130, 40),
-        (150, 105, 0),
-        (30, 80, 200),
-        (150, 40, 150),
-        (0, 120, 140),
-        (120, 120, 120),
-    ],
-    [
-        (90, 90, 90),
-        (220, 50, 50),
-        (30, 160, 60),
-        (180, 130, 0),
-        (60, 110, 230),
-        (180, 60, 180),
-        (0, 150, 170),
-        (240, 240, 240),
-    ],
-)
-PRE = (
-    "<pre style=\"font-family:Menlo,'DejaVu Sans Mono',consolas,'Courier New',monospace;"
-    "font-size:12px;line-height:1.35;color:{foreground};background:{background};"
-    'padding:6px 8px;overflow-x:auto;white-space:pre">{code}</pre>'
-)
-
-
-# -- rich → HTML ---------------------------------------------------------------------------
-def to_html(renderable: RenderableType, width: int = WIDTH) -> str:
-    """Any rich renderable as a self-contained HTML <pre> with inline styles."""
-    console = Console(
-        record=True,
-        width=width,
-        file=io.StringIO(),
-        force_terminal=True,
-        force_jupyter=False,
-        color_system="truecolor",
-    )
-    console.print(renderable)
-    return console.export_html(theme=LIGHT, inline_styles=True, code_format=PRE)
-
-
-def to_text(renderable: RenderableType, width: int = WIDTH) -> str:
-    """Any rich renderable as plain text (no colours)."""
-    console = Console(width=width, file=io.StringIO(), force_jupyter=False, color_system=None)
-    with console.capture() as captured:
-        console.print(renderable)
-    return captured.get().rstrip("\n")
 
 
 def html(renderable: RenderableType, width: int = WIDTH) -> Any:
@@ -331,15 +275,15 @@ def verdict(result: Outcome, lang: str = "en") -> View:
 
 
 def panorama(outcomes: Sequence[Outcome], lang: str = "en") -> Picture:
-    """One call's path, each experiment's break lit where it happens (lab/panorama.py)."""
-    from lab.panorama import panorama_svg
+    """One call's path, each experiment's break lit where it happens (lab/views/panorama.py)."""
+    from lab.views.panorama import panorama_svg
 
     return Picture(panorama_svg(outcomes, lang))
 
 
 def claims(outcomes: Sequence[Outcome], lang: str = "en") -> Picture:
     """The claims table with evidence grades, as on the projector page."""
-    from lab.html_report import claims_table
+    from lab.views.html_report import claims_table
 
     return Picture(claims_table(list(outcomes), lang))
 

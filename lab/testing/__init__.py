@@ -4,7 +4,7 @@
   sets, human answers, hook sets and extra tools (they need `hypothesis` installed).
 - `lab.testing.invariants`: the promises of the reference harness, each a query over a Run.
 - `lab.testing.search`: the kill matrix (every switch against every invariant) and the hunt
-  for the smallest counterexample, written out as an experiment file by `lab.testing.render`.
+  for the smallest counterexample, written out as an experiment file by `lab.testing.case_file`.
 - `lab.testing.catalog`: the named hooks, tools and human policies generated cases use.
 
 This package itself imports no hypothesis, so a hunted experiment file runs without it; its

@@ -9,9 +9,9 @@ from html import escape
 
 from lab.probe.bench import Cell
 from lab.probe.cases import BROKEN, BY_ID
-from lab.probe.render import versions
 from lab.probe.target import Target
 from lab.probe.trial import Exchange, result_text, short
+from lab.views.probe import versions
 
 STYLE = """
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2em; color: #222; }

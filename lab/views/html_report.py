@@ -6,12 +6,11 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from rich.console import RenderableType
-
-from lab import transcript
 from lab.experiment import MECHANISMS, Outcome
-from lab.panorama import panorama_svg
-from lab.report import flips_text, grade_label, show
+from lab.views import transcript
+from lab.views.panorama import panorama_svg
+from lab.views.report import flips_text, grade_label, show
+from lab.views.rich_html import to_html
 
 WIDTH = 150  # characters per line of a transcript on the page
 
@@ -69,12 +68,6 @@ def grade_of(outcome: Outcome, lang: str) -> str:
     return f"{grade_label(experiment.grade, lang)} {experiment.source}"
 
 
-def rich_html(renderable: RenderableType, width: int = WIDTH) -> str:
-    from lab.notebook import to_html  # the notebooks' light theme, inline styles
-
-    return to_html(renderable, width)
-
-
 def claims_table(outcomes: list[Outcome], lang: str) -> str:
     w = WORDS[lang]
     rows = ["<tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in HEAD[lang]) + "</tr>"]
@@ -108,7 +101,7 @@ def run_section(outcome: Outcome, lang: str) -> str:
     return (
         f'<section class="run" id="{e.id}"><h3>{e.id} · {html.escape(e.title[lang])}</h3>'
         f'<p class="takeaway">{w["takeaway"]}: {html.escape(e.takeaway[lang])}</p>'
-        f"{rich_html(pair)}</section>"
+        f"{to_html(pair, WIDTH)}</section>"
     )
 
 

@@ -2,7 +2,7 @@
 sockets → run → result → back to the belt — with each experiment's break lit where it happens.
 
 Where an experiment breaks is not written down: it is read off the first divergence of its two
-runs (lab/transcript.py), so the picture moves when the lab does.
+runs (lab/views/transcript.py), so the picture moves when the lab does.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import html
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from lab import transcript
 from lab.experiment import Outcome
 from lab.trace import (
     ApiRejected,
@@ -32,6 +31,7 @@ from lab.trace import (
     ToolExecuted,
     ToolRefused,
 )
+from lab.views import text_cells, transcript
 
 
 @dataclass(frozen=True)
@@ -224,14 +224,11 @@ def panorama_svg(outcomes: Iterable[Outcome], lang: str = "en") -> str:
 def wrap(text: str, cells: int) -> list[str]:
     """Lines of at most `cells` display cells (a CJK character takes two): at spaces when
     there are any, else anywhere."""
-    from lab.notebook import cells as width
-    from lab.notebook import wrap as wrap_words
-
     if " " in text:
-        return wrap_words(text, cells)
+        return text_cells.wrap(text, cells)
     lines, line = [], ""
     for ch in text:
-        if width(line + ch) > cells:
+        if text_cells.cells(line + ch) > cells:
             lines.append(line)
             line = ""
         line += ch

@@ -9,7 +9,7 @@ import sys
 from html import escape
 from typing import Any
 
-from lab.probe.html import STYLE, matrix_table
+from lab.views.probe_html import STYLE, matrix_table
 
 
 class Html:

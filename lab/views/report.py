@@ -1,5 +1,5 @@
 """Renderings of outcomes and runs with rich: verdict tables, JSON, `lab show` (the two runs
-explained by lab/transcript.py), trays on the virtual clock, histories as the API sees them."""
+explained by transcript.py), trays on the virtual clock, histories as the API sees them."""
 
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from lab import transcript
 from lab.experiment import MECHANISMS, Experiment, Outcome
 from lab.switches import Switches, switch_info, switch_names
 from lab.trace import BatchRan, Event, ToolExecuted
+from lab.views import transcript
 
 WORDS = {
     "en": {

@@ -1,4 +1,5 @@
-"""`lab probe` and `lab serve`: their arguments and commands, hooked into `lab` by lab/cli.py.
+"""`lab probe`, `lab serve` and `lab peers`: their arguments and commands, hooked into `lab` by
+lab/cli/parser.py and lab/cli/dispatch.py.
 
 Nothing heavy is imported here at module level: `lab --help` stays quick.
 
@@ -200,13 +201,13 @@ def run_probe(
 
     from lab.probe.bench import probe
     from lab.probe.cases import BROKEN
-    from lab.probe.render import markdown, matrix_view, results_json, target_view
+    from lab.views.probe import markdown, matrix_view, results_json, target_view
 
     if sys.stderr.isatty():
         print(f"lab probe: {len(targets)} target(s) × {len(cases)} case(s)…", file=sys.stderr)
     cells = probe(targets, cases, jobs=args.jobs, timeout=args.timeout, cold=args.cold)
     if args.report is not None:
-        from lab.probe.html import report_page
+        from lab.views.probe_html import report_page
 
         args.report.write_text(report_page(targets, cells, isolation), encoding="utf-8")
     if args.json:

@@ -1,0 +1,244 @@
+"""The `lab` commands but probe's: each takes the parsed arguments and a console and returns its
+exit code. What a command needs (the SDK, the harness, hypothesis) is imported inside it, so a
+quick command stays quick.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from typing import TYPE_CHECKING, Any
+
+from lab.cli.parser import EXIT_DEVIATED, EXIT_OK, EXIT_USAGE, PRESETS
+from lab.errors import UsageError
+from lab.switches import Switches
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from lab.experiment import Experiment, Outcome
+
+
+# ---- the experiments -------------------------------------------------------------------------
+def baseline(args: argparse.Namespace) -> Switches:
+    return Switches().flipped(**dict(args.switch))
+
+
+def rerun_command(args: argparse.Namespace, ident: str) -> str:
+    """The exact command that reruns one experiment as it was just run."""
+    words = ["lab", "show", ident]
+    for name, value in dict(args.switch).items():
+        words += ["--switch", f"{name}={value}"]
+    if args.dir is not None:
+        words += ["--dir", str(args.dir)]
+    if args.lang != "en":
+        words += ["--lang", args.lang]
+    return shlex.join(words)
+
+
+def verdict(outcomes: list[Outcome]) -> int:
+    """2 when an experiment's own code raised, 1 when one deviated, else 0."""
+    if any(o.error is not None for o in outcomes):
+        return EXIT_USAGE
+    return EXIT_OK if all(o.reproduced for o in outcomes) else EXIT_DEVIATED
+
+
+def chosen(args: argparse.Namespace, ids: list[str]) -> list[Experiment]:
+    from lab.experiment import load_all, select
+
+    return select(load_all(args.dir), ids)
+
+
+def print_json(data: Any) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+
+
+def cmd_list(args: argparse.Namespace, out: Console) -> int:
+    from lab.views.report import experiments_view
+
+    out.print(experiments_view(chosen(args, []), args.lang))
+    return EXIT_OK
+
+
+def cmd_run(args: argparse.Namespace, out: Console) -> int:
+    from lab.experiment import run_experiment
+    from lab.views.report import (
+        baseline_text,
+        outcome_view,
+        outcomes_json,
+        rerun_lines,
+        summary_view,
+    )
+
+    base = baseline(args)
+    if args.predict and args.json:
+        raise UsageError("--predict asks questions on the terminal; it cannot go with --json")
+    experiments = chosen(args, args.ids)
+    if args.predict:
+        return predicting(args, [run_experiment(e, base) for e in experiments], out)
+    if args.json:
+        outcomes = [run_experiment(e, base) for e in experiments]
+        print_json(outcomes_json(outcomes))
+        return verdict(outcomes)
+    if base != Switches():
+        out.print(baseline_text(base, args.lang))
+    outcomes = []
+    for experiment in experiments:  # each printed as soon as it ran
+        outcomes.append(run_experiment(experiment, base))
+        out.print(outcome_view(outcomes[-1], args.lang))
+    out.print(summary_view(outcomes, args.lang, reruns=False))
+    for line in rerun_lines(outcomes, args.lang, lambda ident: rerun_command(args, ident)):
+        out.print(line, soft_wrap=True)  # a command to copy: never wrapped
+    return verdict(outcomes)
+
+
+def predicting(args: argparse.Namespace, outcomes: list[Outcome], out: Console) -> int:
+    """`lab run --predict`: the student guesses each after value before seeing it."""
+    from lab.predict import NoMoreInput, run_with_predictions
+
+    try:
+        return run_with_predictions(outcomes, out, args.lang, sys.stdin)
+    except NoMoreInput as error:
+        raise UsageError(str(error)) from None
+
+
+def cmd_show(args: argparse.Namespace, out: Console) -> int:
+    from lab.experiment import run_experiment
+    from lab.views.report import baseline_text, experiment_runs_view, show_json
+
+    base = baseline(args)
+    (experiment,) = chosen(args, [args.id])
+    outcome = run_experiment(experiment, base)
+    if args.json:
+        print_json(show_json(outcome))
+    else:
+        if base != Switches():
+            out.print(baseline_text(base, args.lang))
+        out.print(experiment_runs_view(outcome, args.lang))
+    return verdict([outcome])
+
+
+def cmd_compare(args: argparse.Namespace, out: Console) -> int:
+    """Reference vs a preset, for every experiment whose switch the preset flips."""
+    from rich.table import Table
+
+    from lab.scenario import run_scenario
+    from lab.views.report import flips_text, show
+
+    preset = PRESETS[args.preset]()
+    flipped = preset.differences()
+    rows = []
+    for experiment in chosen(args, []):
+        flips = experiment.flips.items()
+        if not all(name in flipped and flipped[name] == value for name, value in flips):
+            continue
+        reference = run_scenario(experiment.scenario, Switches())
+        other = run_scenario(experiment.scenario, preset)
+        for name, (_, degraded) in experiment.expect.items():
+            observe = experiment.observable(name)
+            seen = observe(other)
+            rows.append((experiment.id, name, observe(reference), seen, seen == degraded))
+    if args.json:
+        print_json(
+            {
+                "preset": args.preset,
+                "flips": flipped,
+                "rows": [
+                    {"id": i, "observable": n, "reference": r, args.preset: p, "as_degraded": d}
+                    for i, n, r, p, d in rows
+                ],
+            }
+        )
+        return EXIT_OK
+    table = Table(title=f"reference harness vs the {args.preset} preset", title_justify="left")
+    for column in ("id", "observable", "reference", args.preset, "as degraded?"):
+        table.add_column(column, overflow="fold")
+    for i, (ident, name, reference_value, preset_value, degraded) in enumerate(rows):
+        if i and ident != rows[i - 1][0]:
+            table.add_section()
+        table.add_row(
+            ident, name, show(reference_value), show(preset_value), "yes" if degraded else "no"
+        )
+    out.print(table)
+    out.print(f"{args.preset} preset: {flips_text(flipped)}")
+    return EXIT_OK
+
+
+def cmd_switches(args: argparse.Namespace, out: Console) -> int:
+    from lab.views.report import switches_json, switches_view
+
+    if args.json:
+        print_json(switches_json())
+    else:
+        out.print(switches_view())
+    return EXIT_OK
+
+
+def cmd_report(args: argparse.Namespace, out: Console) -> int:
+    """The projector page: panorama, claims with grades, every experiment side by side."""
+    from lab.experiment import run_experiment
+    from lab.views import html_report
+
+    if not args.html.parent.is_dir():
+        raise UsageError(f"--html {args.html}: no folder {args.html.parent}")
+    outcomes = [run_experiment(e) for e in chosen(args, [])]
+    html_report.write(args.html, outcomes, args.lang)
+    out.print(f"wrote {args.html} ({len(outcomes)} experiments)")
+    return verdict(outcomes)
+
+
+def cmd_check(args: argparse.Namespace, out: Console) -> int:
+    """pass (0) or fail (1) per hidden check, with hints; --list for the teacher."""
+    from lab import exercises
+
+    if args.list:
+        out.print(exercises.list_view(args.lang))
+        return EXIT_OK
+    if not args.exercise:
+        raise UsageError(f"name an exercise ({', '.join(exercises.EXERCISES)}) or use --list")
+    try:
+        results = exercises.check(args.exercise, args.file)
+    except exercises.ExerciseError as error:
+        raise UsageError(str(error)) from None
+    exercise = exercises.EXERCISES[args.exercise]
+    path = (args.file or exercises.starter_path(exercise)).resolve()
+    out.print(exercises.results_view(exercise, path, results, args.lang))
+    return EXIT_OK if all(r.passed for r in results) else EXIT_DEVIATED
+
+
+# ---- the search and the real model -----------------------------------------------------------
+def cmd_matrix(args: argparse.Namespace, out: Console) -> int:
+    from lab.cli.searches import matrix_command
+
+    return matrix_command(args.examples, args.jobs, args.json, out)
+
+
+def cmd_hunt(args: argparse.Namespace, out: Console) -> int:
+    from lab.cli.searches import hunt_command
+    from lab.testing import BY_NAME
+
+    if args.invariant is not None and args.invariant not in BY_NAME:
+        known = ", ".join(BY_NAME)
+        raise UsageError(f"unknown invariant {args.invariant!r}; known invariants: {known}")
+    try:
+        return hunt_command(args.switch, args.invariant, args.out, args.force, args.examples, out)
+    except (FileExistsError, NotADirectoryError) as error:  # a bad --out FILE
+        raise UsageError(str(error)) from None
+
+
+def cmd_live(args: argparse.Namespace, out: Console) -> int:
+    """A real model drives the harness; every tool acts on the virtual world only."""
+    from lab.live import human_answers, live_client, live_run
+    from lab.views.report import run_view
+
+    human = human_answers(args.human)
+    harness, world = live_run(
+        args.prompt, live_client(), model=args.model, human=human, max_turns=args.max_turns
+    )
+    out.print(run_view(harness, f"live · {args.model}"))
+    out.print(
+        f"virtual disk after the run: {len(world.snapshot())} files; the host was not touched"
+    )
+    return EXIT_OK if harness.ended == "done" else EXIT_DEVIATED

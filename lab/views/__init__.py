@@ -1,0 +1,11 @@
+"""What the lab shows: every table, transcript, picture and page the commands and the notebooks
+print, made from runs, outcomes, a kill matrix or a probe's cells. Nothing here runs anything.
+
+report.py        verdict tables, `lab show`, trays, histories, the switchboard, and their JSON
+transcript.py    a run line by line, and the first divergence of two runs (the break)
+panorama.py      one call's path on one SVG picture, each experiment's break lit
+html_report.py   the `lab report --html` page;  rich_html.py  rich renderables as HTML or text
+matrix.py        the kill matrix (`lab matrix`) as tables and JSON
+probe.py         the probe's matrix and evidence (`lab probe`);  probe_html.py  its HTML report
+text_cells.py    text width in display cells (CJK counts double), for SVG labels
+"""
