@@ -19,7 +19,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
+
+import psutil
 
 TARGET_S = 1.0
 # (label, lab arguments, how to know it is busy: "output", "workers" or seconds to wait)
@@ -32,22 +33,14 @@ COMMANDS = [
 
 
 def children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid and fields[0] != "Z":
-                found.append(int(entry.name))
-    return found
+    """The live (not zombie) child processes of `pid`."""
+    return [child.pid for child in psutil.Process(pid).children() if alive(child.pid)]
 
 
 def alive(pid: int) -> bool:
     try:
-        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
         return False
 
 

@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,24 +37,14 @@ def start(*argv: str, cwd: Path) -> subprocess.Popen:
 
 
 def children(pid: int) -> list[int]:
-    """The live processes whose parent is `pid` (from /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue  # it ended meanwhile
-            fields = stat.rsplit(")", 1)[1].split()  # after "pid (name)": state, ppid, ...
-            if int(fields[1]) == pid and fields[0] != "Z":
-                found.append(int(entry.name))
-    return found
+    """The live (not zombie) child processes of `pid`."""
+    return [child.pid for child in psutil.Process(pid).children() if alive(child.pid)]
 
 
 def alive(pid: int) -> bool:
     try:
-        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
         return False
 
 
