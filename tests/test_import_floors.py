@@ -1,7 +1,8 @@
 """The packages stand on floors: a module imports only from its own floor's allowed neighbours or
 from floors below, so no circle runs between packages.
 
-    0 leaves    lab (its version), lab.errors, lab.switches, lab.trace, lab.tool, lab.source_lines
+    0 leaves    lab (its version), lab.errors, lab.lazy, lab.switches, lab.trace, lab.tool,
+                lab.source_lines
     1 pieces    lab.world, lab.model              (the simulated world; the scripted model)
     2 harness   lab.harness                       (the loop and its layers over those pieces)
     3 scenario  lab.scenario, lab.observables, lab.experiment, lab.file_checks, lab.live,
@@ -27,7 +28,7 @@ import lab
 
 ROOT = Path(lab.__file__).parent
 FLOORS = [
-    {"lab", "lab.errors", "lab.switches", "lab.trace", "lab.tool", "lab.source_lines"},
+    {"lab", "lab.errors", "lab.lazy", "lab.switches", "lab.trace", "lab.tool", "lab.source_lines"},
     {"lab.world", "lab.model"},
     {"lab.harness"},
     {"lab.scenario", "lab.observables", "lab.experiment", "lab.file_checks", "lab.live"},

@@ -6,8 +6,7 @@ only writes a script (`from lab.model import turn, tool_use`) never imports the 
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from lab.lazy import lazy_exports
 
 # name -> the submodule that defines it
 EXPORTS = {
@@ -41,15 +40,4 @@ EXPORTS = {
 }
 
 __all__ = sorted(EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    if name not in EXPORTS:
-        raise AttributeError(f"module 'lab.model' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"lab.model.{EXPORTS[name]}"), name)
-    globals()[name] = value  # the next lookup is a plain attribute
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *EXPORTS])
+__getattr__, __dir__ = lazy_exports(__name__, EXPORTS)

@@ -14,8 +14,7 @@ the catalog does not import the invariants (and through them the SDK).
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from lab.lazy import lazy_exports
 
 # name -> the submodule that defines it
 EXPORTS = {
@@ -29,11 +28,4 @@ EXPORTS = {
 }
 
 __all__ = sorted(EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    if name not in EXPORTS:  # a submodule (`from lab.testing import catalog`) is imported instead
-        raise AttributeError(f"module 'lab.testing' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"lab.testing.{EXPORTS[name]}"), name)
-    globals()[name] = value
-    return value
+__getattr__, __dir__ = lazy_exports(__name__, EXPORTS)
