@@ -22,18 +22,12 @@ from lab.model.script import (
     turn,
 )
 from lab.probe.conversation import Stage
+from lab.probe.grades import KEPT, NA, Verdict
 from lab.probe.trial import Setting, Trial, short
 
-KEPT, BROKEN, NA = "kept", "broken", "n/a"
+BROKEN = "broken"  # the two-way verdict, until every case is graded (lab.probe.grades)
 UNKNOWN_TOOL = "lab_probe_no_such_tool"
 DONE = "done."
-
-
-@dataclass(frozen=True)
-class Verdict:
-    kind: str  # KEPT, BROKEN or NA
-    because: str  # one line: the rule's outcome
-    evidence: tuple[str, ...] = ()  # the requests, answers, exit status and files that decided
 
 
 @dataclass(frozen=True)
