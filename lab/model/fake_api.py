@@ -10,7 +10,7 @@ from typing import Any
 import httpx2
 import jiter
 
-from lab.model.history import Checked, RequestLog
+from lab.model.history import Checked, RequestLog, encode
 from lab.model.request_shape import body_problem
 from lab.model.script import (
     ApiError,
@@ -153,14 +153,17 @@ class FakeMessagesAPI:
             )
         kept = resumed.kept if resumed else {k: body[k] for k in CREATE_ONLY if k in body}
         body = {**body, **kept}
-        base, new = self._extends(body["messages"], resumed)
+        encoded = encode(body["messages"])
+        base, new = self._extends(body["messages"], resumed, encoded)
         view = base.view.extended(new)
         index = self.requests.record(body, view)
         check = base.check.copy()
         problem = check.take(new)
         if problem:
             return self._reject(index, 400, INVALID, problem)
-        self._checked = Checked(view, check)
+        if resumed is not None:  # the history the thread holds, not only what was sent
+            encoded = encode(view.messages())
+        self._checked = Checked(view, check, encoded)
 
         self._request_size = len(request.content)
         answered = len(self.replies)
@@ -169,12 +172,14 @@ class FakeMessagesAPI:
             self._hold_thread(self.replies[-1], self._checked, kept, resumed)
         return response
 
-    def _extends(self, messages: list, resumed: Thread | None) -> tuple[Checked, list]:
+    def _extends(
+        self, messages: list, resumed: Thread | None, encoded: bytes
+    ) -> tuple[Checked, list]:
         """The checked history this request extends, and its messages beyond it. Only those
-        are judged: what passed before is not judged again."""
+        are judged: what passed before, byte for byte the same JSON, is not judged again."""
         if resumed is not None:  # a `continue` sends only the new turn
             return resumed.checked, messages
-        known = self._checked.shared_prefix(messages)
+        known = self._checked.shared_prefix(encoded)
         return (self._checked if known else Checked.empty()), messages[known:]
 
     def _hold_thread(

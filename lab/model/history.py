@@ -3,7 +3,8 @@
 A harness sends its whole history with every request, so a run of N turns sends about N²/2
 messages. The fake keeps each message once: successive requests that extend one another are
 views (a length) of one growing list, and the rules already walked over a view are not walked
-again (`Checked`).
+again (`Checked`). "The same messages" means the same JSON, types and key order included
+(`encode`): `true` is not `1`, so a verdict never depends on what was judged before.
 """
 
 from __future__ import annotations
@@ -12,7 +13,15 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
+from pydantic_core import to_json
+
 from lab.model.validation import HistoryCheck
+
+
+def encode(value: object) -> bytes:
+    """`value` as compact JSON that tells `true`, `1` and `1.0` apart and keeps key order: two
+    values encode alike exactly when the API would judge them alike."""
+    return to_json(value, inf_nan_mode="constants")
 
 
 class History:
@@ -53,15 +62,20 @@ class Checked:
 
     view: View
     check: HistoryCheck
+    encoded: bytes = b""  # `encode(view.messages())`; empty: unknown, so nothing is shared
 
     @staticmethod
     def empty() -> Checked:
-        return Checked(View.of([]), HistoryCheck())
+        return Checked(View.of([]), HistoryCheck(), b"[]")
 
-    def shared_prefix(self, messages: list) -> int:
-        """How many of `messages` this view already holds: all of it, or none."""
-        n = self.view.length
-        return n if n and messages[:n] == self.view.messages() else 0
+    def shared_prefix(self, encoded: bytes) -> int:
+        """How many messages of a request whose message list encodes to `encoded` this view
+        already holds: all of its own, or none. Compared as JSON text: this view's list without
+        its closing bracket, then the next item's comma (or the request's own end)."""
+        n, mine = self.view.length, self.encoded[:-1]
+        if not n or not mine or not encoded.startswith(mine):
+            return 0
+        return n if encoded[len(mine) : len(mine) + 1] in (b",", b"]") else 0
 
 
 @dataclass(frozen=True)
@@ -79,16 +93,19 @@ class RequestLog(Sequence[dict]):
 
     def __init__(self) -> None:
         self._entries: list[_Entry] = []
+        self._encoded: dict[str, bytes] = {}  # the previous entry's fields, encoded
 
     def record(self, body: dict[str, Any], view: View | None = None) -> int:
         """Log `body`, whose messages are `view` when given; returns its index."""
         fields = {k: v for k, v in body.items() if k != "messages" or view is None}
-        if self._entries:
+        encoded = {k: encode(v) for k, v in fields.items()}
+        if self._entries:  # the same JSON, not merely == (`true == 1` in Python)
             previous = self._entries[-1].fields
             fields = {
-                k: previous[k] if k in previous and previous[k] == v else v
+                k: previous[k] if self._encoded.get(k) == encoded[k] else v
                 for k, v in fields.items()
             }
+        self._encoded = encoded
         self._entries.append(_Entry(fields, view))
         return len(self._entries) - 1
 

@@ -95,6 +95,15 @@ def _text_shorthand(value: object) -> object:
     return [{"type": "text", "text": value}] if isinstance(value, str) else value
 
 
+# The real API's patterns, as its pydantic answers quote them (docs/api-rules.md).
+TOOL_NAME_PATTERN = "^[a-zA-Z0-9_-]{1,128}$"
+TOOL_USE_ID_PATTERN = "^[a-zA-Z0-9_-]+$"
+ToolName = Annotated[StrictStr, Field(max_length=128, pattern=TOOL_NAME_PATTERN)]
+ToolUseId = Annotated[StrictStr, Field(pattern=TOOL_USE_ID_PATTERN)]
+# Not an object: pydantic's own "Input should be a valid dictionary" (null is declared optional).
+CacheControl = dict[str, object] | None
+
+
 def _custom_tool(value: object) -> object:
     # A tool without a `type` (or with `type: null`) is a custom tool.
     if isinstance(value, dict) and value.get("type") is None:
@@ -106,17 +115,17 @@ def _custom_tool(value: object) -> object:
 class TextBlock(TypedDict):
     type: Literal["text"]
     text: StrictStr
-    cache_control: NotRequired[object]
+    cache_control: NotRequired[CacheControl]
     citations: NotRequired[object]
 
 
 @pydantic.with_config(STRICT)
 class ToolUseBlock(TypedDict):
     type: Literal["tool_use"]
-    id: StrictStr
+    id: ToolUseId
     name: StrictStr
     input: dict[str, object]
-    cache_control: NotRequired[object]
+    cache_control: NotRequired[CacheControl]
     caller: NotRequired[object]
     toolset_name: NotRequired[object]
 
@@ -138,7 +147,7 @@ class ToolResultBlock(TypedDict):
     tool_use_id: StrictStr
     content: NotRequired[ResultContent]
     is_error: NotRequired[StrictBool]
-    cache_control: NotRequired[object]
+    cache_control: NotRequired[CacheControl]
     toolset_name: NotRequired[object]
 
 
@@ -195,11 +204,11 @@ class InputSchema(TypedDict):
 @pydantic.with_config(STRICT)
 class CustomTool(TypedDict):
     type: Literal["custom"]
-    name: StrictStr
+    name: ToolName
     input_schema: InputSchema
     description: NotRequired[StrictStr]
     allowed_callers: NotRequired[object]
-    cache_control: NotRequired[object]
+    cache_control: NotRequired[CacheControl]
     defer_loading: NotRequired[object]
     eager_input_streaming: NotRequired[object]
     input_examples: NotRequired[object]
@@ -258,6 +267,7 @@ class Request(TypedDict):
         ]
     ]
     stream: NotRequired[StrictBool]
+    metadata: NotRequired[dict[str, object] | None]
     stop_sequences: NotRequired[list[StrictStr]]
     thread: NotRequired[
         Annotated[ThreadCreate | ThreadContinue, Field(discriminator="type")] | None
@@ -294,7 +304,10 @@ def body_problem(body: dict[str, Any]) -> str | None:
     if problem:
         return problem
     unknown = next((name for name in body if name not in KNOWN_FIELDS), None)
-    return f"{unknown}: Extra inputs are not permitted" if unknown else None
+    if unknown:
+        return f"{unknown}: Extra inputs are not permitted"
+    names = [tool["name"] for tool in body.get("tools", []) if isinstance(tool.get("name"), str)]
+    return "tools: Tool names must be unique." if len(names) != len(set(names)) else None
 
 
 def message_problem(n: int, message: Any) -> str | None:

@@ -2,7 +2,9 @@
 
 The rules are walked message by message (`HistoryCheck`), so a history that only grew since the
 last request is judged only where it grew. For one bad history the first broken rule wins:
-  0. shape: each message, as `request_shape.message_problem` judges it, in order;
+  0. shape: each message, as `request_shape.message_problem` judges it, in order; then its
+     blocks, in order (`BLOCK_RULES`): a text block empty or only whitespace (a tool_result's
+     text blocks too), a block in the wrong role's message, a tool_use id used twice in a turn;
   1. consecutive user (or assistant) messages are combined into one turn, as the real API does;
      a role "system" message is a turn of its own, never combined with a neighbour;
   2. each turn is judged once the next one starts (the last one at the end), in order:
@@ -37,15 +39,77 @@ class _Turn:
     index: int  # original index of the turn's first message
     blocks: list = field(default_factory=list)  # combined content
     empty: list[int] = field(default_factory=list)  # indices of its messages with no content
+    call_ids: set = field(default_factory=set)  # its tool_use ids so far
 
     def add(self, n: int, message: dict) -> None:
         content = message.get("content")  # a system message may carry only output_config
         if not content and not message.get("output_config"):
             self.empty.append(n)
-        # A string is shorthand for one text block.
-        self.blocks += (
-            [{"type": "text", "text": content}] if isinstance(content, str) else content or []
-        )
+        self.blocks += _blocks(content)
+
+
+def _blocks(content: object) -> list:
+    """A message's content as blocks: a string is shorthand for one text block, and an empty
+    string is no block (the empty-content rule judges it)."""
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}] if content else []
+    return content if isinstance(content, list) else []
+
+
+# ---------------------------------------------------------------- rule 0: one block at a time
+# The real API's texts where public reports quote them, else texts in its style; the sources
+# and the reasons are in docs/api-rules.md.
+EMPTY_TEXT = "messages: text content blocks must be non-empty"
+BLANK_TEXT = "messages: text content blocks must contain non-whitespace text"
+DUPLICATE_CALL = "`tool_use` ids must be unique"
+ROLE_OF_BLOCK = {"tool_use": "assistant", "tool_result": "user"}  # where each may stand
+
+
+def _text_problem(block: dict) -> str | None:
+    """An empty or blank text block, or one inside a tool_result's content."""
+    if block.get("type") == "tool_result" and isinstance(block.get("content"), list):
+        return next(filter(None, map(_text_problem, block["content"])), None)
+    if block.get("type") != "text":
+        return None
+    if block["text"] == "":
+        return EMPTY_TEXT
+    return BLANK_TEXT if block["text"].isspace() else None
+
+
+def _role_problem(turn: _Turn, m: int, block: dict) -> str | None:
+    owner = ROLE_OF_BLOCK.get(block.get("type", ""), turn.role)
+    if owner == turn.role:
+        return None
+    where = f"messages.{turn.index}.content.{m}"
+    return f"{where}: `{block['type']}` blocks can only be in `{owner}` messages"
+
+
+def _duplicate_problem(turn: _Turn, m: int, block: dict) -> str | None:
+    if block.get("type") != "tool_use" or block["id"] not in turn.call_ids:
+        return None
+    return f"messages.{turn.index}.content.{m}: {DUPLICATE_CALL}"
+
+
+BLOCK_RULES = (
+    lambda turn, m, block: _text_problem(block),
+    _role_problem,
+    _duplicate_problem,
+)
+
+
+def _blocks_problem(turn: _Turn, blocks: list) -> str | None:
+    """The first problem of `blocks`, the next message's content, as they join `turn`."""
+    for m, block in enumerate(blocks, start=len(turn.blocks)):
+        for rule in BLOCK_RULES:
+            problem = rule(turn, m, block)
+            if problem:
+                return problem
+        if block.get("type") == "tool_use":
+            turn.call_ids.add(block["id"])
+    return None
+
+
+# ---------------------------------------------------------------- rules 1-3: turn by turn
 
 
 def _empty_problem(turn: _Turn, final_index: int | None) -> str | None:
@@ -125,7 +189,11 @@ class HistoryCheck:
         if self.current is not None:  # blocks are never changed, only the lists grow
             current = self.current
             twin.current = _Turn(
-                current.role, current.index, list(current.blocks), list(current.empty)
+                current.role,
+                current.index,
+                list(current.blocks),
+                list(current.empty),
+                set(current.call_ids),
             )
         return twin
 
@@ -143,6 +211,9 @@ class HistoryCheck:
                 if problem:
                     return problem
             self.previous, self.current = self.current, _Turn(role, n)
+        problem = _blocks_problem(self.current, _blocks(message.get("content")))
+        if problem:
+            return problem
         self.current.add(n, message)
         self.count += 1
         return None
