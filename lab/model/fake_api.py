@@ -10,6 +10,7 @@ from typing import Any
 import httpx2
 import jiter
 
+from lab.model.framing import MAX_REQUEST_BYTES
 from lab.model.history import Checked, RequestLog, encode
 from lab.model.request_shape import body_problem
 from lab.model.script import (
@@ -22,6 +23,7 @@ from lab.model.script import (
     StreamDropped,
     StreamError,
     Turn,
+    cut_input,
     message_id,
     numbered_id,
 )
@@ -43,6 +45,10 @@ ERROR_STATUS = {
     "api_error": 500,
     "overloaded_error": 529,
 }
+TOO_LARGE_MESSAGE = "Request exceeds the maximum size"
+# Cloudflare's 413, sent before the request reaches the API: its body, as public reports quote it
+# (github.com/anthropics/claude-code/issues/14567), has no request_id and no top-level type.
+TOO_LARGE = b'{"error":{"type":"request_too_large","message":"Request exceeds the maximum size"}}'
 DROPPED = "peer closed connection without sending complete message body (incomplete chunked read)"
 
 
@@ -134,10 +140,13 @@ class FakeMessagesAPI:
         return self._reject(None, 404, "not_found_error", f"Not found: {request.method} {path}")
 
     def _create_message(self, request: httpx2.Request) -> httpx2.Response:
+        if len(request.content) > MAX_REQUEST_BYTES:  # Cloudflare's answer, as over loopback
+            self.rejections.append(Rejection(None, 413, "request_too_large", TOO_LARGE_MESSAGE))
+            return self._answer(413, {"content-type": "application/json"}, content=TOO_LARGE)
         try:  # jiter (the SDK's own JSON parser): fast, and it refuses nesting deeper than 200
             body = jiter.from_json(request.content)
         except ValueError as error:
-            return self._reject(None, 400, INVALID, f"request body is not valid JSON: {error}")
+            return self._reject(None, 400, INVALID, f"The request body is not valid JSON: {error}")
         if not isinstance(body, dict):
             return self._reject(None, 400, INVALID, "request body must be a JSON object")
         problem = body_problem(body)
@@ -267,13 +276,10 @@ class FakeMessagesAPI:
 
     def _cut_off(self, index: int, step: CutOff, stream: bool, messages: list) -> httpx2.Response:
         blocks = [dict(block) for block in step.turn.blocks]
-        calls = [i for i, block in enumerate(blocks) if block["type"] == "tool_use"]
-        if calls:
-            last = blocks[calls[-1]]
-            raw = last.get("raw_json")
-            cut = (json.dumps(last["input"]) if raw is None else raw)[: step.keep_chars]
-            last.update(raw_json=cut, input=complete_fields(cut))
-            self.cut_calls.append(last["id"])
+        last = blocks[-1]  # a tool_use: CutOff refuses any other shape
+        cut = cut_input(last)[: step.keep_chars]
+        last.update(raw_json=cut, input=complete_fields(cut))
+        self.cut_calls.append(last["id"])
         return self._turn(index, Turn(tuple(blocks), "max_tokens"), stream, messages)
 
     # ------------------------------------------------------------ building answers

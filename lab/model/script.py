@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -129,15 +130,41 @@ class StreamDropped:
 
 @dataclass(frozen=True)
 class CutOff:
-    """`turn` ends normally but with stop_reason "max_tokens", its last tool_use's input
-    JSON cut after `keep_chars` characters.
+    """`turn` ends normally but with stop_reason "max_tokens", its last block, a tool_use,
+    cut after `keep_chars` characters of its input JSON.
 
     Streamed: the input_json_delta events carry exactly the cut text. Not streamed: the
     API sends the tool_use with the fields that were complete when the cut came (a cut
-    string or number is dropped, a cut list keeps its complete items)."""
+    string or number is dropped, a cut list keeps its complete items).
+
+    Only what the real API can send is accepted (a ValueError, one line, when the script is
+    built): max_tokens cuts the last block, so nothing follows the cut call, and a cut keeps
+    less than the whole input."""
 
     turn: Turn
     keep_chars: int = 20
+
+    def __post_init__(self) -> None:
+        blocks = self.turn.blocks
+        if not any(block.get("type") == "tool_use" for block in blocks):
+            raise ValueError("cut_off: the turn has no tool_use block to cut")
+        if blocks[-1].get("type") != "tool_use":
+            raise ValueError(
+                f"cut_off: a {blocks[-1].get('type')} block follows the cut call; max_tokens "
+                "cuts the last block, so the cut tool_use must end the turn"
+            )
+        whole = len(cut_input(blocks[-1]))
+        if not 0 <= self.keep_chars < whole:
+            raise ValueError(
+                f"cut_off: keep_chars={self.keep_chars} cuts nothing of an input JSON of "
+                f"{whole} characters (use 0 to {whole - 1})"
+            )
+
+
+def cut_input(block: dict) -> str:
+    """The input JSON text a cut_off cuts: the block's `raw_json`, else its input as JSON."""
+    raw = block.get("raw_json")
+    return json.dumps(block["input"]) if raw is None else raw
 
 
 def stream_error(
@@ -153,7 +180,7 @@ def stream_dropped(turn: Turn, block: int = 0, after_chars: int = 10) -> StreamD
 
 
 def cut_off(turn: Turn, keep_chars: int = 20) -> CutOff:
-    """A turn cut by max_tokens inside its last tool_use's input JSON."""
+    """A turn cut by max_tokens inside its last block, a tool_use's input JSON."""
     return CutOff(turn, keep_chars)
 
 

@@ -6,6 +6,11 @@ query a client may add reach the API (`/v1/messages?beta=true`, `/anthropic/v1/m
 A stream goes out the way the real API sends it: HTTP/1.1 chunks, each written the moment the
 answer produces it; and an answer whose byte stream breaks off (a dropped-stream step) ends
 with the socket closed before the terminating chunk, which is what a dropped stream is.
+
+Nothing a client sends knocks it over: every request gets an answer shaped like the API's
+(JSON, `{"type": "error", "error": {...}}`), whatever its method, headers or framing. A broken
+frame is a 400 naming the problem (lab/model/framing.py), a body over 32 MB a 413, a body that
+stops arriving a 400 once `read_timeout` seconds pass with nothing more.
 """
 
 from __future__ import annotations
@@ -14,25 +19,41 @@ import socket
 import sys
 import threading
 from collections.abc import Callable
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
 import httpx2
 
+from lab.model.fake_api import TOO_LARGE
+from lab.model.framing import FrameError, TooLarge, read_body
+
 Handler = Callable[[httpx2.Request], httpx2.Response]  # a FakeMessagesAPI, usually
 
 # Headers that describe one hop's framing, not the message: each side sets its own.
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding"}
+READ_TIMEOUT = 10.0  # seconds of silence before a request is answered as incomplete
+ERROR_TYPES = {400: "invalid_request_error", 404: "not_found_error", 413: "request_too_large"}
 
 
 def _streamed(response: httpx2.Response) -> bool:
     return response.headers.get("content-type", "").startswith("text/event-stream")
 
 
+def error_body(status: int, message: str) -> bytes:
+    """The API's JSON error body for `status`."""
+    kind = ERROR_TYPES.get(status, "invalid_request_error" if status < 500 else "api_error")
+    return httpx2.Response(
+        status, json={"type": "error", "error": {"type": kind, "message": message}}
+    ).content
+
+
 class LoopbackHTTPServer(ThreadingHTTPServer):
     """A threading HTTP server that lets a client hang up without a traceback: a harness
     that drops its keep-alive connection, or is killed mid-request, is nothing to report."""
+
+    daemon_threads = True  # a connection left open does not hold the process
 
     def handle_error(
         self, request: socket.socket | tuple[bytes, socket.socket], client_address: Any
@@ -44,9 +65,12 @@ class LoopbackHTTPServer(ThreadingHTTPServer):
 class FakeServer:
     """`with FakeServer(api) as server:` serves `api` at `server.url` until the block ends."""
 
-    def __init__(self, api: Handler, port: int = 0) -> None:
-        """Port 0: any free port (the default, and what tests use)."""
+    def __init__(self, api: Handler, port: int = 0, read_timeout: float = READ_TIMEOUT) -> None:
+        """Port 0: any free port (the default, and what tests use). `read_timeout`: seconds a
+        request may pause mid-body (or a keep-alive connection stay idle) before it is answered
+        as incomplete (or let go)."""
         self.api = api
+        self.read_timeout = read_timeout
         self.lock = threading.Lock()  # the API answers one request at a time
         self.httpd = LoopbackHTTPServer(("127.0.0.1", port), self.handler_class())
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
@@ -56,60 +80,117 @@ class FakeServer:
     def serve(self) -> None:
         self.httpd.serve_forever(poll_interval=0.05)
 
+    def call_api(self, request: httpx2.Request) -> httpx2.Response:
+        """The API's answer; an API that raises is a bug of the lab, answered as a 500 that
+        names it (and counted by benchmarks/fuzz_requests.py), never a dropped connection."""
+        with self.lock:
+            try:
+                return self.api(request)
+            except Exception as error:  # noqa: BLE001 (whatever it is, the client gets a line)
+                message = f"the fake API failed: {type(error).__name__}: {error}"
+                return httpx2.Response(500, content=error_body(500, message))
+
     def handler_class(self) -> type[BaseHTTPRequestHandler]:
         server = self
 
         class RequestHandler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"  # keep-alive and chunked bodies, like the real API
-            timeout = 10  # an idle keep-alive connection is let go
+            default_request_version = "HTTP/1.1"  # an error before the version is read has one
+            timeout = server.read_timeout
             disable_nagle_algorithm = True  # a small write goes out at once, not 40 ms later
 
-            def do_POST(self) -> None:  # noqa: N802 (the names http.server expects)
-                self.answer()
+            def __getattr__(self, name: str) -> Any:
+                # Every method reaches the API, which answers an unknown one with a JSON 404,
+                # as in-process (http.server would send an HTML 501).
+                if name.startswith("do_"):
+                    return self.answer
+                raise AttributeError(name)
 
-            def do_GET(self) -> None:  # noqa: N802
-                self.answer()
+            def parse_request(self) -> bool:
+                if not super().parse_request():
+                    return False
+                if len(self.requestline.split()) != 3:  # HTTP/0.9: no version, no headers
+                    self.send_error(400, "the request line has no HTTP version")
+                    return False
+                return True
 
-            def do_HEAD(self) -> None:  # noqa: N802
-                self.answer()
+            def send_error(
+                self, code: int, message: str | None = None, explain: str | None = None
+            ) -> None:
+                """http.server's own errors (a bad request line, headers too long), as JSON."""
+                if code == HTTPStatus.HTTP_VERSION_NOT_SUPPORTED:  # the client's error, really
+                    code = 400
+                self.request_version = self.default_request_version
+                phrase = message or HTTPStatus(code).phrase
+                self.send_json(code, error_body(code, " ".join(phrase.split())))
+
+            def send_json(self, status: int, body: bytes) -> None:
+                """A whole JSON answer, after which the connection closes (what came before
+                it may have left the stream mid-request)."""
+                self.close_connection = True
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(body)))
+                self.send_header("connection", "close")
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(body)
 
             def answer(self) -> None:
                 try:
-                    content = self.body()
-                except ValueError:  # a chunk size that is not a hex number
-                    self.send_error(400, "malformed chunked request body")
+                    content = read_body(self.rfile, self.headers, server.read_timeout)
+                except FrameError as error:
+                    self.send_json(400, error_body(400, str(error)))
                     return
-                headers = {k: v for k, v in self.headers.items() if k.lower() not in HOP_BY_HOP}
-                url = f"http://127.0.0.1{self.path}"
-                request = httpx2.Request(self.command, url, headers=headers, content=content)
-                with server.lock:
-                    response = server.api(request)
-                self.send_response(response.status_code)
-                for name, value in response.headers.multi_items():
-                    if name.lower() not in HOP_BY_HOP:
-                        self.send_header(name, value)
+                except TooLarge:
+                    self.send_json(413, TOO_LARGE)
+                    return
+                try:
+                    request = httpx2.Request(
+                        self.command,
+                        f"http://127.0.0.1{self.path}",
+                        headers=self.forwarded_headers(),
+                        content=content,
+                    )
+                except (httpx2.InvalidURL, ValueError, TypeError) as error:
+                    self.send_json(400, error_body(400, f"malformed request: {error}"))
+                    return
+                self.send(server.call_api(request))
+
+            def forwarded_headers(self) -> list[tuple[bytes, bytes]]:
+                # As bytes: http.server decodes header lines as Latin-1, so any byte survives.
+                return [
+                    (name.encode("latin-1", "replace"), str(value).encode("latin-1", "replace"))
+                    for name, value in self.headers.items()
+                    if name.lower() not in HOP_BY_HOP
+                ]
+
+            def send(self, response: httpx2.Response) -> None:
                 if _streamed(response) and self.command != "HEAD":
+                    self.send_head(response)
                     self.send_chunks(response)
-                else:
-                    self.send_whole(response)
-
-            def body(self) -> bytes:
-                if "chunked" in self.headers.get("transfer-encoding", "").lower():
-                    parts = []
-                    while size := int(self.rfile.readline().split(b";")[0], 16):
-                        parts.append(self.rfile.read(size))
-                        self.rfile.readline()  # the CRLF after each chunk
-                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
-                        pass  # trailers
-                    return b"".join(parts)
-                return self.rfile.read(int(self.headers.get("content-length", 0)))
-
-            def send_whole(self, response: httpx2.Response) -> None:
-                content = response.read()
+                    return
+                try:
+                    content = response.read()
+                except httpx2.RemoteProtocolError:
+                    # The body broke off before its first byte (a dropped non-streamed
+                    # answer): the status line and headers go out, then the connection drops.
+                    self.send_head(response)
+                    self.send_header("transfer-encoding", "chunked")
+                    self.end_headers()
+                    self.drop()
+                    return
+                self.send_head(response)
                 self.send_header("content-length", str(len(content)))
                 self.end_headers()
                 if self.command != "HEAD":
                     self.wfile.write(content)
+
+            def send_head(self, response: httpx2.Response) -> None:
+                self.send_response(response.status_code)
+                for name, value in response.headers.multi_items():
+                    if name.lower() not in HOP_BY_HOP:
+                        self.send_header(name, value)
 
             def send_chunks(self, response: httpx2.Response) -> None:
                 self.send_header("transfer-encoding", "chunked")
@@ -121,10 +202,13 @@ class FakeServer:
                 except httpx2.RemoteProtocolError:
                     # The answer itself broke off: drop the connection mid-body, as a real
                     # dropped stream does. No terminating chunk, nothing more on this socket.
-                    self.close_connection = True
-                    self.connection.shutdown(socket.SHUT_RDWR)
+                    self.drop()
                     return
                 self.wfile.write(b"0\r\n\r\n")
+
+            def drop(self) -> None:
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
 
             def log_message(self, format: str, *args: object) -> None:
                 pass  # keep test and CLI output clean

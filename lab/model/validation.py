@@ -15,7 +15,7 @@ last request is judged only where it grew. For one bad history the first broken 
         tool_result blocks of the turn right after it. A system message in between breaks the
         pairing like any other message: results go right after the call;
   3. at the end: at least one message, and a final assistant turn with tool_use blocks has
-     every id missing (nothing follows it).
+     every id missing (nothing follows it), and its last text may not end in whitespace.
 Indices: N is the original index of a turn's first message, M a block's position in the
 combined content of that turn.
 """
@@ -62,6 +62,7 @@ def _blocks(content: object) -> list:
 EMPTY_TEXT = "messages: text content blocks must be non-empty"
 BLANK_TEXT = "messages: text content blocks must contain non-whitespace text"
 DUPLICATE_CALL = "`tool_use` ids must be unique"
+TRAILING_SPACE = "messages: final assistant content cannot end with trailing whitespace"
 ROLE_OF_BLOCK = {"tool_use": "assistant", "tool_result": "user"}  # where each may stand
 
 
@@ -160,6 +161,14 @@ def _missing_problem(assistant: _Turn, following: _Turn | None) -> str | None:
     )
 
 
+def _trailing_problem(final: _Turn) -> str | None:
+    """A prefill (the request ends with the assistant's words) may not end in whitespace."""
+    last = final.blocks[-1] if final.blocks else {}
+    if last.get("type") == "text" and last["text"] != last["text"].rstrip():
+        return TRAILING_SPACE
+    return None
+
+
 def _turn_problem(turn: _Turn, previous: _Turn | None, final_index: int | None) -> str | None:
     """Rules 2a-2c for `turn`, the turn right after `previous`."""
     problem = _empty_problem(turn, final_index)
@@ -232,7 +241,7 @@ class HistoryCheck:
             return "messages: at least one message is required"
         problem = _turn_problem(self.current, self.previous, final_index=self.count - 1)
         if not problem and self.current.role == "assistant":
-            problem = _missing_problem(self.current, None)
+            problem = _missing_problem(self.current, None) or _trailing_problem(self.current)
         return problem
 
 

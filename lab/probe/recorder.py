@@ -22,7 +22,7 @@ from lab.probe.trial import Exchange, short
 def parse_body(content: bytes) -> Any:
     try:
         return json.loads(content) if content else None
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past what Python parses
         return None
 
 

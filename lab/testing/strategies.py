@@ -31,6 +31,7 @@ from lab.model import (
     tool_use,
     turn,
 )
+from lab.model.script import cut_input
 from lab.scenario import Scenario
 from lab.testing import catalog
 from lab.testing.case import Case, RuleSet
@@ -338,9 +339,13 @@ def _stream_dropped(step: Turn, n: int) -> tuple[Step, ...]:
 
 
 def _cut_off(step: Turn, n: int) -> tuple[Step, ...]:
-    calls = [b for b in step.blocks if b["type"] == "tool_use"]
-    chars = len(json.dumps(calls[-1]["input"])) - n if calls else 0
-    return (cut_off(step, keep_chars=max(chars, 0)),)
+    # max_tokens cuts the last block: the turn ends at its last call (none: nothing to cut).
+    calls = [i for i, b in enumerate(step.blocks) if b["type"] == "tool_use"]
+    if not calls:
+        return (step,)
+    cut = Turn(step.blocks[: calls[-1] + 1], step.stop_reason)
+    chars = len(cut_input(cut.blocks[-1])) - n
+    return (cut_off(cut, keep_chars=max(chars, 0)),)
 
 
 FAULTS: dict[str, Callable[[Turn, int], tuple[Step, ...]]] = {
