@@ -123,3 +123,81 @@ def test_the_request_log_keeps_each_message_once():
         {"oops": 1},
     ]
     assert log[-1] == {"oops": 1} and len(log[0:1]) == 1
+
+
+# ---------------------------------------------------------------- the same bytes, the same verdict
+# Values Python finds equal (`True == 1 == 1.0`, `False == 0`) and dicts that differ only in key
+# order are different requests to the API: a prefix judged before must not lend its verdict.
+MISSING = object()
+LOOKALIKES = st.sampled_from([True, 1, 1.0, False, 0, 0.0, None, MISSING, "true"])
+
+
+def history(flags, orders, inputs):
+    """A tool-calling history: one call and its result per turn, each result's `is_error`
+    from `flags` (MISSING: left out), each call's keys reversed per `orders`, its input from
+    `inputs`."""
+    messages = [{"role": "user", "content": "go"}]
+    for n, (flag, reverse, value) in enumerate(zip(flags, orders, inputs, strict=True)):
+        call = {"type": "tool_use", "id": f"toolu_{n}", "name": "bash", "input": {"n": value}}
+        if reverse:
+            call = dict(reversed(call.items()))
+        result = {"type": "tool_result", "tool_use_id": f"toolu_{n}", "content": "ok"}
+        if flag is not MISSING:
+            result["is_error"] = flag
+        messages += [
+            {"role": "assistant", "content": [call]},
+            {"role": "user", "content": [result]},
+        ]
+    return messages
+
+
+@st.composite
+def requests(draw):
+    """Requests along one conversation: each resends the last one's history, grown or cut,
+    sometimes with one value swapped for a lookalike (`true` for `1`, a key order reversed)."""
+    turns = draw(st.integers(1, 4))
+    valid = st.sampled_from([True, False, MISSING])  # a history that passes, to start with
+    flags = draw(st.lists(valid, min_size=turns, max_size=turns))
+    inputs = draw(st.lists(LOOKALIKES.filter(lambda v: v is not MISSING), min_size=turns))
+    inputs = (inputs + [0] * turns)[:turns]
+    orders = draw(st.lists(st.booleans(), min_size=turns, max_size=turns))
+    sent = []
+    for _ in range(draw(st.integers(2, 6))):
+        if draw(st.booleans()):
+            n = draw(st.integers(0, turns - 1))
+            swap = draw(st.sampled_from(["is_error", "input", "key order"]))
+            if swap == "is_error":
+                flags[n] = draw(LOOKALIKES)
+            elif swap == "input":
+                inputs[n] = draw(LOOKALIKES.filter(lambda v: v is not MISSING))
+            else:
+                orders[n] = not orders[n]
+        messages = history(flags, orders, inputs)
+        sent.append(messages[: draw(st.integers(1, len(messages)))])
+    return sent
+
+
+def verdict(response):
+    return response.status_code, response.json().get("error", {}).get("message")
+
+
+@given(requests())
+def test_the_incremental_judge_agrees_with_judging_from_scratch_request_by_request(sent):
+    api = answering()
+    for messages in sent:
+        alone = verdict(post(answering(), messages))  # a fresh fake: judged from scratch
+        assert verdict(post(api, messages)) == alone
+        # And the log keeps what was sent, types and key order included.
+        logged = api.requests[len(api.requests) - 1]["messages"]
+        assert json.dumps(logged) == json.dumps(messages)
+
+
+def test_true_judged_before_does_not_let_1_pass_after():
+    api = answering()
+    accepted = history([True], [False], [1])
+    assert post(api, accepted).status_code == 200
+    lookalike = history([1], [False], [1])
+    assert verdict(post(api, lookalike)) == (
+        400,
+        "messages.2.content.0.tool_result.is_error: Input should be a valid boolean",
+    )

@@ -8,6 +8,7 @@ from lab.model import (
     ScriptedModel,
     ScriptExhausted,
     Turn,
+    cut_off,
     scripted_client,
     text,
     tool_use,
@@ -127,3 +128,61 @@ def test_responder_sees_the_request_the_harness_sent():
     assert first.content[0].text == "call 0"
     assert second.content[0].text == "call 1"
     assert api.model.calls == 2
+
+
+# ---------------------------------------------------------------- cut_off: only real shapes
+
+CALL = tool_use("clean", {"path": "/workspace", "dry_run": True})  # its input: 39 characters
+
+
+@pytest.mark.parametrize(
+    ("step", "problem"),
+    [
+        (
+            lambda: cut_off(turn(CALL, "and then some text"), keep_chars=10),
+            "cut_off: a text block follows the cut call; max_tokens cuts the last block, "
+            "so the cut tool_use must end the turn",
+        ),
+        (lambda: cut_off(turn("no call at all")), "cut_off: the turn has no tool_use block to cut"),
+        (
+            lambda: cut_off(turn(CALL), keep_chars=39),
+            "cut_off: keep_chars=39 cuts nothing of an input JSON of 39 characters (use 0 to 38)",
+        ),
+        (
+            lambda: cut_off(turn(tool_use("x", raw_json='{"a": 1')), keep_chars=99),
+            "cut_off: keep_chars=99 cuts nothing of an input JSON of 7 characters (use 0 to 6)",
+        ),
+    ],
+)
+def test_a_cut_off_the_real_api_cannot_send_is_refused_in_one_line(step, problem):
+    with pytest.raises(ValueError) as refused:
+        step()
+    assert str(refused.value) == problem and "\n" not in problem
+
+
+def test_a_cut_off_cuts_the_last_block_and_nothing_follows_it():
+    client, api = scripted_client([cut_off(turn("Cleaning.", CALL), keep_chars=36)])
+    message = client.messages.create(
+        model="m", max_tokens=5, messages=[{"role": "user", "content": "go"}]
+    )
+    assert [b.type for b in message.content] == ["text", "tool_use"]
+    assert message.stop_reason == "max_tokens"
+    assert message.content[-1].input == {"path": "/workspace"}  # the cut `true` is dropped
+    assert api.cut_calls == [message.content[-1].id]
+
+
+def test_an_experiment_with_a_cut_off_that_cuts_nothing_is_a_load_error_in_one_line(tmp_path):
+    from lab.experiment import ExperimentFileError, load_file
+
+    path = tmp_path / "x1_bad_cut.py"
+    path.write_text(
+        "from lab.model import cut_off, tool_use, turn\n"
+        "\n"
+        "STEP = cut_off(turn(tool_use('bash', {'c': 'ls'})), keep_chars=50)\n"
+    )
+    with pytest.raises(ExperimentFileError) as refused:
+        load_file(path)
+    assert str(refused.value) == (
+        f"{path}:3: ValueError: cut_off: keep_chars=50 cuts nothing of an input JSON of "
+        "11 characters (use 0 to 10)"
+    )
