@@ -107,6 +107,14 @@ class FakeServer:
                 raise AttributeError(name)
 
             def parse_request(self) -> bool:
+                line: bytes = self.raw_requestline  # type: ignore[has-type]
+                for _ in range(8):  # empty lines before a request line are ignored (RFC 9112)
+                    if line not in (b"\r\n", b"\n"):
+                        break
+                    line = self.raw_requestline = self.rfile.readline(65537)
+                if not line.strip():  # http.server would hang up unanswered
+                    self.send_error(400, "empty request line")
+                    return False
                 if not super().parse_request():
                     return False
                 if len(self.requestline.split()) != 3:  # HTTP/0.9: no version, no headers
