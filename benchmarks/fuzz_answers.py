@@ -1,6 +1,6 @@
 """The fuzz of model answers with the API's faults, at the CI profile: how many examples ran,
-how many faults of each kind they injected, and how many crashed the reference harness (or
-broke any other invariant).
+how many faults of each kind they injected, how many calls max_tokens cut and how many of those
+ran (must be 0), and how many crashed the reference harness (or broke any other invariant).
 
     .venv/bin/python benchmarks/fuzz_answers.py            # the CI profile (50 per property)
     .venv/bin/python benchmarks/fuzz_answers.py --examples 500
@@ -47,7 +47,10 @@ def fuzz(examples: int) -> Counter[str]:
             if (found := kind(step)) is not None:
                 counts["faults injected"] += 1
                 counts[f"  {found}"] += 1
-        problems = broken(case.run(), INVARIANTS)
+        run = case.run()
+        problems = broken(run, INVARIANTS)
+        counts["cut calls made"] += len(run.api.cut_calls)
+        counts["cut calls run"] += any(inv.name == "cut_calls" for inv, _ in problems)
         counts["crashes"] += any(inv.name == "no_crash" for inv, _ in problems)
         counts["invariants broken"] += len(problems)
 
@@ -69,7 +72,8 @@ def main() -> None:
     parser.add_argument("--examples", type=int, default=50, help="per strategy (CI: 50)")
     counts = fuzz(parser.parse_args().examples)
     order = ["examples", "examples from fault_cases", "examples from cut_cases", "faults injected"]
-    order += sorted(k for k in counts if k.startswith("  ")) + ["crashes", "invariants broken"]
+    order += sorted(k for k in counts if k.startswith("  "))
+    order += ["cut calls made", "cut calls run", "crashes", "invariants broken"]
     for key in order:
         print(f"{key:28} {counts[key]}")
 
