@@ -185,3 +185,27 @@ def test_a_dropped_answer_that_was_not_streamed_sends_its_head_then_closes(quiet
     head, _, body = received.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 200 OK\r\n")
     assert b"content-type: application/json" in head.lower() and body == b""
+
+
+def test_no_fault_of_the_script_prints_anything_over_loopback(quiet):
+    from lab.model import cut_off, overloaded, rate_limited, server_error, stream_error, tool_use
+
+    said = turn("Reading.", tool_use("read_file", {"path": "/workspace/a.txt"}))
+    faults = [
+        rate_limited(),
+        overloaded(),
+        server_error(),
+        stream_error(said),
+        stream_dropped(said, block=1),
+        cut_off(said, keep_chars=5),
+    ]
+    for stream in (False, True):
+        api = FakeMessagesAPI(ScriptedModel([*faults, turn("done")]))
+        body = json.loads(BODY) | {"stream": stream}
+        with FakeServer(api, read_timeout=TIMEOUT) as server, httpx2.Client() as http:
+            for _ in range(len(faults) + 1):
+                try:
+                    http.post(f"{server.url}/v1/messages", json=body).read()
+                except httpx2.RemoteProtocolError:
+                    pass  # the dropped stream, as it should be
+        assert api.model.complete and len(api.faults) == 5

@@ -15,6 +15,7 @@ stops arriving a 400 once `read_timeout` seconds pass with nothing more.
 
 from __future__ import annotations
 
+import json
 import socket
 import sys
 import threading
@@ -44,16 +45,12 @@ def _streamed(response: httpx2.Response) -> bool:
 def error_body(status: int, message: str) -> bytes:
     """The API's JSON error body for `status`."""
     kind = ERROR_TYPES.get(status, "invalid_request_error" if status < 500 else "api_error")
-    return httpx2.Response(
-        status, json={"type": "error", "error": {"type": kind, "message": message}}
-    ).content
+    return json.dumps({"type": "error", "error": {"type": kind, "message": message}}).encode()
 
 
 class LoopbackHTTPServer(ThreadingHTTPServer):
     """A threading HTTP server that lets a client hang up without a traceback: a harness
     that drops its keep-alive connection, or is killed mid-request, is nothing to report."""
-
-    daemon_threads = True  # a connection left open does not hold the process
 
     def handle_error(
         self, request: socket.socket | tuple[bytes, socket.socket], client_address: Any
