@@ -9,19 +9,23 @@ again (`Checked`). "The same messages" means the same JSON, types and key order 
 
 from __future__ import annotations
 
+import marshal
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
-from pydantic_core import to_json
-
 from lab.model.validation import HistoryCheck
 
+LIST_HEAD = 5  # marshal's list header: its type byte and a 4-byte length
 
-def encode(value: object) -> bytes:
-    """`value` as compact JSON that tells `true`, `1` and `1.0` apart and keeps key order: two
-    values encode alike exactly when the API would judge them alike."""
-    return to_json(value, inf_nan_mode="constants")
+
+def encode(value: Any) -> bytes:
+    """`value` as bytes that tell `true`, `1` and `1.0` apart and keep key order: values that
+    encode alike are the same values, types and order included, so the API judges them alike.
+    marshal, not JSON: the stdlib's fastest faithful encoding (each value with its type);
+    version 2, which writes no back-references, so each item of a list encodes on its own and
+    the items follow the list's header one after another."""
+    return marshal.dumps(value, 2)
 
 
 class History:
@@ -66,16 +70,15 @@ class Checked:
 
     @staticmethod
     def empty() -> Checked:
-        return Checked(View.of([]), HistoryCheck(), b"[]")
+        return Checked(View.of([]), HistoryCheck(), encode([]))
 
     def shared_prefix(self, encoded: bytes) -> int:
         """How many messages of a request whose message list encodes to `encoded` this view
-        already holds: all of its own, or none. Compared as JSON text: this view's list without
-        its closing bracket, then the next item's comma (or the request's own end)."""
-        n, mine = self.view.length, self.encoded[:-1]
-        if not n or not mine or not encoded.startswith(mine):
-            return 0
-        return n if encoded[len(mine) : len(mine) + 1] in (b",", b"]") else 0
+        already holds: all of its own, or none. Its items' bytes must begin the request's
+        items' bytes: an item's encoding ends where its value ends, so they are the same
+        items, types and key order included."""
+        n, mine = self.view.length, self.encoded[LIST_HEAD:]
+        return n if n and mine and encoded.startswith(mine, LIST_HEAD) else 0
 
 
 @dataclass(frozen=True)
