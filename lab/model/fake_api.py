@@ -185,7 +185,8 @@ class FakeMessagesAPI:
         self, messages: list, resumed: Thread | None, encoded: bytes
     ) -> tuple[Checked, list]:
         """The checked history this request extends, and its messages beyond it. Only those
-        are judged: what passed before, byte for byte the same JSON, is not judged again."""
+        are judged: what passed before, the very same values (types and key order included),
+        is not judged again."""
         if resumed is not None:  # a `continue` sends only the new turn
             return resumed.checked, messages
         known = self._checked.shared_prefix(encoded)

@@ -16,16 +16,16 @@ from typing import Any, overload
 
 from lab.model.validation import HistoryCheck
 
-LIST_HEAD = 5  # marshal's list header: its type byte and a 4-byte length
+LIST_HEAD = 5  # marshal's list header: its type byte (flags included) and a 4-byte length
 
 
 def encode(value: Any) -> bytes:
-    """`value` as bytes that tell `true`, `1` and `1.0` apart and keep key order: values that
-    encode alike are the same values, types and order included, so the API judges them alike.
-    marshal, not JSON: the stdlib's fastest faithful encoding (each value with its type);
-    version 2, which writes no back-references, so each item of a list encodes on its own and
-    the items follow the list's header one after another."""
-    return marshal.dumps(value, 2)
+    """`value` as bytes that tell `true`, `1` and `1.0` apart and keep key order: bytes that
+    are equal decode to equal values, types and order included, so the API judges them alike.
+    marshal, not JSON: the stdlib's fastest faithful encoding, each value with its type. Its
+    back-references (to a string met before) depend on which objects are shared, so equal
+    values may encode differently: the history is then judged again, slower, never wrong."""
+    return marshal.dumps(value)
 
 
 class History:
@@ -74,11 +74,13 @@ class Checked:
 
     def shared_prefix(self, encoded: bytes) -> int:
         """How many messages of a request whose message list encodes to `encoded` this view
-        already holds: all of its own, or none. Its items' bytes must begin the request's
-        items' bytes: an item's encoding ends where its value ends, so they are the same
-        items, types and key order included."""
-        n, mine = self.view.length, self.encoded[LIST_HEAD:]
-        return n if n and mine and encoded.startswith(mine, LIST_HEAD) else 0
+        already holds: all of its own, or none. The same list header flags, then its items'
+        bytes beginning the request's items' bytes: an item's encoding ends where its value
+        ends, so they are the same items, types and key order included."""
+        n, mine = self.view.length, self.encoded
+        if not n or not mine or encoded[:1] != mine[:1]:
+            return 0
+        return n if encoded.startswith(mine[LIST_HEAD:], LIST_HEAD) else 0
 
 
 @dataclass(frozen=True)
