@@ -5,7 +5,13 @@ from __future__ import annotations
 import anthropic
 
 from lab.model import overloaded, stream_error, text, tool_use, turn
-from lab.testing.wire import WIRE_INVARIANTS, assert_wire, run_wire, wire_problems
+from lab.testing.wire import (
+    WIRE_INVARIANTS,
+    assert_wire,
+    run_wire,
+    wire_problems,
+    without_sdk_retries,
+)
 
 # ---- the README's example: a hand-written loop, checked in about twenty lines -------------------
 TOOLS = [
@@ -139,16 +145,89 @@ def test_asking_past_the_last_answer_breaks_termination():
 
 
 def test_a_fault_is_played_once_so_a_loop_that_retries_passes():
+    """With the SDK's retries off (a loop that owns its retries), the loop's own retry is
+    what passes the 529."""
     script = [overloaded(), turn(READ), turn("done.")]
-    assert wire_problems(run_wire(loop_with(retries=1), script)) == []
-    problems = dict(wire_problems(run_wire(loop_with(retries=0), script)))
+    own = without_sdk_retries
+    assert wire_problems(run_wire(loop_with(retries=1), script, client=own)) == []
+    problems = dict(wire_problems(run_wire(loop_with(retries=0), script, client=own)))
     assert "529" in problems["no_crash"] or "Overloaded" in problems["no_crash"]
+
+
+def test_by_default_the_sdk_retries_a_529_as_it_does_in_a_program():
+    script = [overloaded(), turn(READ), turn("done.")]
+    run = run_wire(loop_with(retries=0), script)
+    assert wire_problems(run) == []
+    assert [e.status for e in run.exchanges][:2] == [529, 200]  # the SDK asked again
 
 
 def test_a_broken_stream_is_answered_whole_on_the_second_attempt():
     script = [stream_error(turn(text("Reading."), READ), after_blocks=1), turn("done.")]
-    run = run_wire(loop_with(retries=0), script)  # not streamed: the error arrives before a body
+    # not streamed: the error arrives before a body, as an HTTP 529 the loop itself must retry
+    run = run_wire(loop_with(retries=0), script, client=without_sdk_retries)
     assert [name for name, _ in wire_problems(run)] == ["no_crash"]
+
+
+# ---- run_wire and `lab probe` agree on retries ----------------------------------------------
+SDK_LOOP = """
+import sys
+from pathlib import Path
+
+import anthropic
+
+TOOLS = [{"name": "read_file", "description": "Read a file.",
+          "input_schema": {"type": "object", "properties": {"path": {"type": "string"}},
+                           "required": ["path"]}}]
+
+
+def loop(client, prompt):
+    # No retry of its own: it relies on the SDK's default retries.
+    messages = [{"role": "user", "content": prompt}]
+    while True:
+        reply = client.messages.create(model="any", max_tokens=1024, messages=messages,
+                                       tools=TOOLS)
+        messages.append({"role": "assistant", "content": [b.to_dict() for b in reply.content]})
+        calls = [b for b in reply.content if b.type == "tool_use"]
+        if not calls:
+            return
+        results = []
+        for call in calls:
+            path = Path(str(call.input.get("path", "")))
+            text = path.read_text() if path.is_file() else "no such file"
+            results.append({"type": "tool_result", "tool_use_id": call.id, "content": text,
+                            "is_error": not path.is_file()})
+        messages.append({"role": "user", "content": results})
+
+
+if __name__ == "__main__":
+    loop(anthropic.Anthropic(), sys.argv[-1])
+"""
+
+
+def test_run_wire_and_the_probe_agree_on_a_529_for_a_loop_relying_on_sdk_retries(tmp_path):
+    import importlib.util
+    import sys
+
+    from lab.probe.bench import run_trial
+    from lab.probe.cases import BY_ID
+    from lab.probe.grades import KEPT
+    from lab.probe.targets import command_target
+
+    program = tmp_path / "sdk_loop.py"
+    program.write_text(SDK_LOOP, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("sdk_loop", program)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+
+    cell = run_trial(command_target(f"{sys.executable} {program}"), BY_ID["P7"], timeout=60)
+    script = [overloaded(), turn(tool_use("read_file", {"path": str(program)})), turn("done.")]
+    in_process = wire_problems(run_wire(module.loop, script))
+    assert cell.verdict.kind == KEPT, cell.verdict
+    assert in_process == []  # the same verdict: kept
+    # and the strict client (no SDK retries) is a choice the author makes, not the default
+    strict = dict(wire_problems(run_wire(module.loop, script, client=without_sdk_retries)))
+    assert "no_crash" in strict
 
 
 def test_every_invariant_has_a_docstring_promise():
