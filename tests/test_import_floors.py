@@ -62,7 +62,6 @@ SIDEWAYS = {
     ("lab.promises", "lab.record"),  # the judges read the record; the record judges nothing
     ("lab.runner", "lab.scenario"),  # the one entry runs a scenario among other things
     ("lab.live", "lab.runner"),  # live mode wires the harness through the one entry
-    ("lab.observables", "lab.runner"),
     ("lab.predict", "lab.questions"),  # check() looks the question up; the bank never asks back
     ("lab.__main__", "lab.cli"),
 }
