@@ -195,7 +195,7 @@ class Tap:
     def _reply(step: Step | None, faults: list, replies: list[dict], status: int) -> Reply:
         if replies:  # a whole message: a turn, or a turn max_tokens cut
             message = replies[-1]
-            kind = "cut" if isinstance(step, CutOff) else "answer"
+            kind: Kind = "cut" if isinstance(step, CutOff) else "answer"
             return Reply(kind, tuple(message["content"]), message.get("stop_reason"))
         fault = faults[-1] if faults else None
         error = f"{fault.error_type}: {fault.message}" if fault else ""

@@ -181,8 +181,8 @@ class Wired:
 
     def finish(self, scenario: Scenario) -> Run:
         """The Run the scenario's observables and invariants read."""
-        assert self.harness.ended is not None and self.api is not None and self.model is not None
         h = self.harness
+        assert h.ended is not None and self.api is not None and self.model is not None
         return Run(
             scenario,
             self.switches,

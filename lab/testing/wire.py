@@ -73,7 +73,7 @@ def run_wire(
     conversation = Conversation(stages_from_script(script), marker="")
     recorders: list[Recorder] = []
 
-    def limited(request: Any) -> object:
+    def limited(request: Any) -> Any:
         if len(conversation.log) >= REQUEST_LIMIT:
             return ApiError(500, "api_error", f"lab: more than {REQUEST_LIMIT} requests")
         return conversation(request)
