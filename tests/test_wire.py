@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import anthropic
 
+from lab import promises
 from lab.model import overloaded, stream_error, text, tool_use, turn
+from lab.probe.wire import record_of
 from lab.testing.wire import (
     WIRE_INVARIANTS,
     assert_wire,
@@ -224,6 +226,15 @@ def test_run_wire_and_the_probe_agree_on_a_529_for_a_loop_relying_on_sdk_retries
     script = [overloaded(), turn(tool_use("read_file", {"path": str(program)})), turn("done.")]
     in_process = wire_problems(run_wire(module.loop, script))
     assert cell.verdict.kind == KEPT, cell.verdict
+    # the probe's trial, viewed as a Record, meets the same judges as the in-process run
+    assert cell.trial is not None
+    record = record_of(cell.trial)
+    assert [r.reply.kind for r in record.requests][:2] == ["fault", "answer"]
+    assert [r.status for r in record.requests][:2] == [529, 200]
+    assert record.requests[0].body is cell.trial.exchanges[0].body  # viewed, not copied
+    assert [c.id for c in record.ran or ()] == ["toolu_p7_01"]  # its canary came back
+    for judge in (promises.retried, promises.continuation, promises.no_crash, promises.pairing):
+        assert judge(record) is None, judge.__name__
     assert in_process == []  # the same verdict: kept
     # and the strict client (no SDK retries) is a choice the author makes, not the default
     strict = dict(wire_problems(run_wire(module.loop, script, client=without_sdk_retries)))
