@@ -11,8 +11,9 @@ import fnmatch
 from collections.abc import Callable
 
 import pytest
-from hypothesis import find, given
+from hypothesis import find
 from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample
 
 from lab import promises
 from lab.model import cut_off, overloaded, text, tool_use, turn
@@ -600,21 +601,29 @@ OTHERS = ["ls", "cat notes.txt", "echo ok", "wc -l notes.txt"]
 SEPARATORS = [" && ", "; ", " || ", " | ", "\n"]
 
 
-@given(
+COMPOUNDS = st.tuples(
     st.sampled_from(REMOVALS), st.sampled_from(OTHERS), st.sampled_from(SEPARATORS), st.booleans()
 )
-def test_the_deny_oracle_sees_a_removal_anywhere_in_a_compound(removal, other, separator, first):
-    command = removal + separator + other if first else other + separator + removal
-    record = rec(ran=[Ran("a", "bash", {"command": command})], deny=["Bash(rm *)"])
-    assert promises.deny_dominance(record) is not None
+
+
+def compound_missed(oracle: Judge) -> tuple[str, str, str, bool]:
+    """The property "a removal anywhere in a compound is denied", searched for a counterexample
+    (hypothesis raises NoSuchExample when the oracle keeps it)."""
+
+    def misses(drawn: tuple[str, str, str, bool]) -> bool:
+        removal, other, separator, first = drawn
+        command = removal + separator + other if first else other + separator + removal
+        record = rec(ran=[Ran("a", "bash", {"command": command})], deny=["Bash(rm *)"])
+        return oracle(record) is None
+
+    return find(COMPOUNDS, misses)
+
+
+def test_the_deny_oracle_sees_a_removal_anywhere_in_a_compound():
+    with pytest.raises(NoSuchExample):
+        compound_missed(promises.deny_dominance)
 
 
 def test_the_whole_line_mutant_fails_the_compound_property():
-    with pytest.raises(AssertionError):
-        for other in OTHERS:
-            for separator in SEPARATORS:
-                record = rec(
-                    ran=[Ran("a", "bash", {"command": other + separator + "rm x"})],
-                    deny=["Bash(rm *)"],
-                )
-                assert whole_line(record) is not None
+    removal, other, separator, first = compound_missed(whole_line)
+    assert not first  # a removal after another command: the whole line does not start with rm
