@@ -6,7 +6,7 @@ import anthropic
 
 from lab import promises
 from lab.model import overloaded, stream_error, text, tool_use, turn
-from lab.probe.wire import record_of
+from lab.probe.wire import WireRun, record_of
 from lab.testing.wire import (
     WIRE_INVARIANTS,
     assert_wire,
@@ -244,3 +244,29 @@ def test_run_wire_and_the_probe_agree_on_a_529_for_a_loop_relying_on_sdk_retries
 def test_every_invariant_has_a_docstring_promise():
     for name, check in WIRE_INVARIANTS.items():
         assert check.__doc__, name
+
+
+def test_a_turn_played_as_a_stages_fault_is_a_whole_answer_in_the_record():
+    """P1's fault is a whole turn (a call declared end_turn): the record holds it as an answer,
+    so the continuation promise judges it."""
+    script = [turn(READ, stop_reason="end_turn"), turn("done.")]
+    trusting = run_wire(loop_with(trust_stop_reason=True), script)
+    assert [r.reply.kind for r in trusting.record.requests] == ["answer"]
+    assert promises.continuation(trusting.record) is not None
+    from lab.probe.conversation import Conversation, Stage
+    from lab.probe.recorder import Recorder
+    from lab.runner import run_function
+
+    fault = turn(tool_use("read_file", {"path": "a.txt"}, id="toolu_f"), stop_reason="end_turn")
+    healthy = turn(tool_use("read_file", {"path": "a.txt"}, id="toolu_h"))
+    conversation = Conversation([Stage(healthy, fault=fault), Stage(turn("done."))], marker="")
+    recorders: list[Recorder] = []
+
+    def serve(api):
+        recorders.append(Recorder(api, conversation.log))
+        return recorders[-1]
+
+    run_function(loop_with(trust_stop_reason=True), conversation, "go", serve=serve)
+    record = WireRun(recorders[0].exchanges, None, 2).record
+    assert [(r.reply.kind, r.reply.declared) for r in record.requests] == [("answer", "end_turn")]
+    assert "toolu_f" in str(promises.continuation(record))

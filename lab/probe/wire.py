@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lab import promises
-from lab.model.script import ApiError, CutOff, StreamDropped, StreamError
+from lab.model.script import ApiError, CutOff, StreamDropped, StreamError, Turn
 from lab.probe.conversation import turn_of
 from lab.probe.trial import Exchange, Trial
 from lab.record import Ending, Kind, Ran, Record, Reply
@@ -31,7 +31,7 @@ def reply_of(exchange: Exchange) -> Reply:
     if played is None:
         return Reply("rejected", error=exchange.answer)
     step = played.step
-    if played.kind != "fault":
+    if played.kind != "fault" or isinstance(step, Turn):  # a turn played as a fault is whole
         turn = turn_of(step)
         blocks = turn.blocks if turn else ()
         return Reply(KINDS.get(played.kind, "answer"), blocks, turn.declared if turn else None)
