@@ -155,10 +155,13 @@ class Logged:
 
 
 class Tap:
-    """Stands where the fake API stood and writes down each request and what it got."""
+    """Stands where the fake API stood and writes down each request and what it got (the fake
+    must play a WatchedModel, which says which step each request got)."""
 
     def __init__(self, api: FakeMessagesAPI, clock: Callable[[], float] = time.monotonic) -> None:
-        self.api, self.clock = api, clock
+        if not isinstance(api.model, WatchedModel):
+            raise TypeError("a Tap needs the fake API to play a WatchedModel")
+        self.api, self.model, self.clock = api, api.model, clock
         self.start = clock()
         self.requests: list[Logged] = []
 
@@ -166,26 +169,20 @@ class Tap:
         return getattr(self.api, name)
 
     def __call__(self, request: httpx2.Request) -> httpx2.Response:
-        api = self.api
-        model = api.model
-        counts = (len(api.rejections), len(api.faults), len(api.replies))
-        played = len(model.played) if isinstance(model, WatchedModel) else 0
+        api, played = self.api, self.model.played
+        before = (len(api.rejections), len(api.faults), len(api.replies), len(played))
         at = self.clock() - self.start
         response = api(request)
-        rejected = api.rejections[counts[0] :]
-        faults = api.faults[counts[1] :]
-        step = (
-            model.played[played]
-            if isinstance(model, WatchedModel) and len(model.played) > played
-            else None
-        )
+        rejected = api.rejections[before[0] :]
+        faults = api.faults[before[1] :]
+        step = played[before[3]] if len(played) > before[3] else None
         if rejected:
             reply = Reply("rejected", error=f"{rejected[0].error_type}: {rejected[0].message}")
             index = rejected[0].request_index
         elif step is None and not faults:
             return response  # a GET, a health probe: nothing of the conversation
         else:
-            reply = self._reply(step, faults, api.replies[counts[2] :], response.status_code)
+            reply = self._reply(step, faults, api.replies[before[2] :], response.status_code)
             index = len(api.requests) - 1
         number = len(self.requests) + 1
         self.requests.append(Logged(number, at, response.status_code, reply, index, api.requests))
