@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -26,9 +27,19 @@ from lab.scenario import Run, Scenario, Wired, run_scenario, wire
 if TYPE_CHECKING:
     import anthropic
 
-    from lab.model.fake_api import FakeMessagesAPI
 
-__all__ = ["Wired", "run", "run_function", "run_program", "run_scenario", "wire"]
+__all__ = [
+    "ClientFactory",
+    "WireHarness",
+    "Wired",
+    "run",
+    "run_function",
+    "run_program",
+    "run_scenario",
+    "wire",
+    "with_sdk_retries",
+    "without_sdk_retries",
+]
 
 WireHarness = Callable[[Any, str], object]  # (anthropic.Anthropic client, prompt) -> anything
 ClientFactory = Callable[[Callable[..., Any]], Any]  # the fake's handler -> a client for it
@@ -67,7 +78,7 @@ def run_function(
     prompt: str = "Please help.",
     *,
     client: ClientFactory = with_sdk_retries,
-    serve: Callable[[FakeMessagesAPI], Callable[..., Any]] | None = None,
+    serve: Callable[[Tap], Callable[..., Any]] | None = None,
 ) -> Record:
     """Run `harness(client, prompt)` against the fake API playing `script`; `serve` may wrap
     the fake (the probe's Recorder does) before the tap, `client` builds the client."""
@@ -75,7 +86,7 @@ def run_function(
 
     api = FakeMessagesAPI(WatchedModel(script))
     tap = Tap(api)
-    handler: Callable[..., Any] = serve(tap) if serve is not None else tap  # type: ignore[arg-type]
+    handler: Callable[..., Any] = serve(tap) if serve is not None else tap
     try:
         harness(client(handler), prompt)
         ending = Ending("returned")
@@ -91,16 +102,23 @@ def run_program(
     cwd: str | None = None,
     timeout: float = PROGRAM_TIMEOUT_S,
 ) -> Record:
-    """Run a program with ANTHROPIC_BASE_URL pointing at the fake API on 127.0.0.1."""
+    """Run a program with ANTHROPIC_BASE_URL pointing at the fake API on 127.0.0.1, in `cwd`
+    (by default a fresh temporary folder, removed afterwards: nothing lands where you stand)."""
     from lab.model.fake_api import FakeMessagesAPI
     from lab.model.server import FakeServer
 
     tap = Tap(FakeMessagesAPI(WatchedModel(script)))
-    with FakeServer(tap) as server:  # type: ignore[arg-type]
+    with FakeServer(tap) as server, tempfile.TemporaryDirectory(prefix="lab-run-") as scratch:
         env = {**os.environ, "ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "sk-lab-fake"}
         try:
             done = subprocess.run(
-                list(argv), cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+                list(argv),
+                cwd=cwd or scratch,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
             )
         except subprocess.TimeoutExpired:
             ending = Ending("timeout", True, f"timed out after {timeout:g} s (stopped)")
