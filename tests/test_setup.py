@@ -102,3 +102,15 @@ def test_a_retry_after_is_waited_on_the_virtual_clock_and_judged_from_the_record
     gap = record.requests[1].at - record.requests[0].at
     assert (record.requests[0].reply.retry_after, gap) == (2.0, 2.0)
     assert promises.waited_as_told(record) is None
+
+
+def test_a_program_runs_in_a_scratch_folder_and_its_failure_is_the_records_ending(
+    tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    code = "open('left.txt', 'w').write('x'); raise SystemExit('gave up')"
+    record = run([sys.executable, "-c", code], [turn(text("done."))])
+    assert isinstance(record, Record)
+    assert record.ending == Ending("exit 1", True, "exit status 1: gave up")
+    assert promises.no_crash(record) == "exit status 1: gave up"
+    assert list(tmp_path.iterdir()) == []  # nothing written where the caller stands
