@@ -442,8 +442,10 @@ def only_tool_uses(record: Record) -> str | None:  # the old P5: text blocks are
     return None
 
 
-def ignores_splits(record: Record) -> str | None:
+def ignores_splits(record: Record) -> str | None:  # only a message holding every call counts
     for r, uses in received(record):
+        if not uses:
+            continue
         want = [promises.block_key(b) for b in r.reply.blocks]
         ids = {u["id"] for u in uses}
         for later in record.requests:
