@@ -1,5 +1,6 @@
 """Every promise's judge is mutation-tested: hand mutants of each judge (weakened or inverted
-copies) and of the harness (a Switch), each killed by a test below; none survives.
+copies), each killed by a test below; none survives. Mutated harnesses (a Switch) are in
+tests/test_promises_on_runs.py.
 
 Each judge has a battery (`BATTERY[name]`): records written by hand where the promise holds or
 breaks. The real judge passes its battery; every mutant in `MUTANTS` fails it.
