@@ -24,10 +24,11 @@ from rich.text import Text
 
 from lab.harness.permissions import Permissions
 from lab.harness.tools import ContractError, Tool, ToolRegistry
-from lab.model import FakeMessagesAPI, ScriptedModel, make_client, text, tool_use, turn
+from lab.model import text, tool_use, turn
 from lab.model.script import Turn
 from lab.observables import files_lost, tool_calls_dropped
-from lab.scenario import Run, Scenario, build_harness, run_safely, run_scenario
+from lab.runner import run_scenario
+from lab.scenario import Run, Scenario
 from lab.switches import Switches
 from lab.trace import (
     ApiRejected,
@@ -73,17 +74,7 @@ def run_with(
     scenario: Scenario, switches: Switches, adjust: Callable[[Any], None] | None = None
 ) -> Run:
     """One run of `scenario`, after `adjust(harness)` has changed a part of the harness."""
-    world = World.create(dict(scenario.files))
-    initial = world.snapshot()
-    model = ScriptedModel(scenario.script)
-    api = FakeMessagesAPI(model)
-    harness = build_harness(scenario.setup, switches, world, make_client(api))
-    if adjust is not None:
-        adjust(harness)
-    ended = run_safely(harness, scenario.prompt)
-    return Run(
-        scenario, switches, harness.trace, harness.messages, world, initial, api, model, ended
-    )
+    return run_scenario(scenario, switches, adjust)
 
 
 def executed(run: Run, name: str, **input_has: Any) -> list[ToolExecuted]:

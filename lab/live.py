@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from lab.errors import InputError
 from lab.harness.permissions import course_permissions
-from lab.scenario import Setup, build_harness
+from lab.runner import wire
+from lab.scenario import Setup
 from lab.switches import Switches
 from lab.world import World
 
@@ -87,10 +88,9 @@ def live_run(
         human=answering(human),
         model=model,
     )
-    world = World.create(dict(setup.files))
-    harness = build_harness(setup, switches or Switches(), world, client)
+    wired = wire(setup, switches, client=client)
     try:
-        harness.run(prompt)  # API errors (a bad key, an overload) end the run, in the trace
+        wired.harness.run(prompt)  # API errors (a bad key, an overload) end the run, in the trace
     except anthropic.APIConnectionError as error:
         raise LiveError(f"cannot reach the model: {error}") from None
-    return harness, world
+    return wired.harness, wired.world

@@ -8,11 +8,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from lab.harness.permissions import deny_rule_for
 from lab.harness.results import SPILL_DIR
 from lab.harness.tools import invoke
-from lab.model.tool_pairs import ANY_ORDER, blocks_of, leading_result_ids, tool_use_ids, unanswered
-from lab.scenario import Run, tools_for
+from lab.promises import cut_calls_not_run, deny_dominance, history_problem
+from lab.scenario import Run, record_of, tools_for
 from lab.trace import (
     CheckFailed,
     HookFired,
@@ -34,20 +33,8 @@ Observable = Callable[[Run], Any]
 def pairs_intact(run: Run) -> bool:
     """Every tool_use is answered once at the head of the very next user message (in any
     order, as the API takes it), and every tool_result answers a tool_use of the message right
-    before it."""
-    messages = run.messages
-    for i, message in enumerate(messages):
-        previous = messages[i - 1] if i > 0 else None
-        if message["role"] == "user" and (results := leading_result_ids(blocks_of(message))):
-            if previous is None or not set(results) <= set(tool_use_ids(blocks_of(previous))):
-                return False
-        if message["role"] != "assistant" or not (calls := tool_use_ids(blocks_of(message))):
-            continue
-        following = messages[i + 1] if i + 1 < len(messages) else None
-        answers = leading_result_ids(blocks_of(following)) if following else []
-        if following is None or unanswered(calls, answers, ANY_ORDER) or len(answers) != len(calls):
-            return False
-    return True
+    before it (the pairing promise, read from the final history)."""
+    return history_problem(run.messages) is None
 
 
 def api_rejected(run: Run) -> bool:
@@ -94,8 +81,7 @@ def model_retries(run: Run) -> int:
 
 def ran_truncated_call(run: Run) -> bool:
     """A call whose input JSON the API cut off at max_tokens actually executed."""
-    cut = set(run.api.cut_calls)
-    return any(e.call_id in cut for e in run.trace.of(ToolExecuted))
+    return cut_calls_not_run(record_of(run)) is not None
 
 
 def files_lost(run: Run) -> int:
@@ -110,11 +96,7 @@ def human_prompts(run: Run) -> int:
 
 def ran_denied_by_rule(run: Run) -> bool:
     """A call that one of the scenario's deny rules covers actually executed."""
-    world = World.create(run.initial_files, with_system_files=False)
-    permissions = run.scenario.permissions
-    return any(
-        deny_rule_for(permissions, e.name, e.input, world) for e in run.trace.of(ToolExecuted)
-    )
+    return deny_dominance(record_of(run)) is not None
 
 
 def contract_errors_at_registration(run: Run) -> int:

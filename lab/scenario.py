@@ -3,8 +3,11 @@
 A `Setup` is how the harness is set up: tools, rules, human, hooks, the world's files, the
 prompt. A `Scenario` is a script (what the model does) plus a Setup's fields; `build_harness`
 takes only the Setup, so a live run or `lab probe` wires a harness without a script.
-`run_scenario` wires the real SDK client, the fake API, the world and the harness, and
-returns a `Run`: the trace, the final messages and world, and what the API saw.
+`wire` sets the harness up on a fresh world and wires it to its model (the fake API behind the
+real SDK, with a Tap writing the run's Record, or a client it is given) without running it;
+`run_scenario` runs a wired harness to its end and returns a `Run`: the trace, the final
+messages and world, what the API saw, and the run's Record (lab/record.py). lab/runner.py is the
+one entry that runs anything, this included.
 """
 
 from __future__ import annotations
@@ -16,9 +19,10 @@ from typing import TYPE_CHECKING, Any
 from lab.harness.hooks import Hook
 from lab.harness.permissions import Human, Permissions
 from lab.harness.tools import ContractError, Tool, ToolRegistry
-from lab.model import ApiError, Responder, ScriptedModel, Turn
+from lab.model import ApiError, Responder, ScriptedModel, Step, Turn
+from lab.record import Ending, Ran, Record, Request, Tap, WatchedModel
 from lab.switches import Switches
-from lab.trace import EndReason, ToolRefused, Trace
+from lab.trace import EndReason, RunEnded, ToolExecuted, ToolRefused, Trace
 from lab.world import NoWall, WorkspaceWall, World, course_tools
 
 if TYPE_CHECKING:  # the SDK is imported only when a run starts: writing a scenario is quick
@@ -87,6 +91,7 @@ class Run:
     api: FakeMessagesAPI
     model: ScriptedModel
     ended: EndReason
+    record: Record | None = None  # what crossed the wire (None: a Run put together by hand)
 
 
 def tools_for(world: World, switches: Switches) -> list[Tool]:
@@ -151,18 +156,120 @@ def run_safely(harness: Harness, prompt: str) -> EndReason:
     return harness.ended
 
 
-def run_scenario(scenario: Scenario, switches: Switches | None = None) -> Run:
-    """One run of the scenario's script through the real SDK against the fake API."""
+@dataclass
+class Wired:
+    """The lab's harness set up on a world and wired to its model, not yet run."""
+
+    setup: Setup
+    switches: Switches
+    harness: Harness
+    world: World
+    initial: dict[str, str]
+    model: ScriptedModel | None = None  # None: a real model, or one behind a URL
+    api: FakeMessagesAPI | None = None
+    tap: Tap | None = None
+
+    def run(self, prompt: str | None = None) -> EndReason:
+        """Run to the end; a crash ends the run (an outcome to measure, not a lab bug)."""
+        return run_safely(self.harness, self.setup.prompt if prompt is None else prompt)
+
+    def record(self) -> Record:
+        """The run's record, as far as it went."""
+        h = self.harness
+        requests = list(self.tap.requests) if self.tap else []
+        return lab_record(self.setup, h.trace, h.messages, self.world, self.initial, requests)
+
+    def finish(self, scenario: Scenario) -> Run:
+        """The Run the scenario's observables and invariants read."""
+        h = self.harness
+        assert h.ended is not None and self.api is not None and self.model is not None
+        return Run(
+            scenario,
+            self.switches,
+            h.trace,
+            h.messages,
+            self.world,
+            self.initial,
+            self.api,
+            self.model,
+            h.ended,
+            self.record(),
+        )
+
+
+def lab_record(
+    setup: Setup,
+    trace: Trace,
+    history: list[dict[str, Any]],
+    world: World,
+    initial: dict[str, str],
+    requests: Sequence[Request] = (),
+) -> Record:
+    """The Record of a run of the lab's harness: the tap's requests, and what its trace says
+    ran and how it ended."""
+    end = trace.last(RunEnded)
+    reason = end.reason if end else "running"
+    return Record(
+        requests=requests,
+        ending=Ending(reason, reason == "crash", end.detail if end else ""),
+        ran=[Ran(e.call_id, e.name, e.input) for e in trace.of(ToolExecuted)],
+        files_before=initial,
+        files_after=world.snapshot(),
+        deny=deny_texts(setup),
+        workspace=world.workspace,
+        answer_limit=setup.max_turns,
+        history=history,
+    )
+
+
+def record_of(run: Run) -> Record:
+    """The run's Record; a Run put together by hand gets one from its trace (no requests)."""
+    if run.record is not None:
+        return run.record
+    return lab_record(run.scenario.setup, run.trace, run.messages, run.world, run.initial_files)
+
+
+def deny_texts(setup: Setup) -> tuple[str, ...]:
+    """The deny rules as text (a rule object shows its text), for the promises' own reading."""
+    return tuple(r if isinstance(r, str) else r.text for r in setup.permissions.deny)
+
+
+def wire(
+    setup: Setup,
+    switches: Switches | None = None,
+    *,
+    script: Sequence[Step] | Responder | None = None,
+    client: anthropic.Anthropic | None = None,
+    wait: Wait | None = None,
+) -> Wired:
+    """The lab's harness for `setup`, on a fresh world, talking to the fake API playing `script`
+    (through the real SDK, in process) or to `client` (a real model, a loopback URL)."""
+    switches = switches or Switches()
+    world = World.create(dict(setup.files))
+    initial = world.snapshot()
+    if client is not None:
+        return Wired(
+            setup, switches, build_harness(setup, switches, world, client, wait), world, initial
+        )
     from lab.model.client import make_client
     from lab.model.fake_api import FakeMessagesAPI
 
-    switches = switches or Switches()
-    world = World.create(dict(scenario.files))
-    initial = world.snapshot()
-    model = ScriptedModel(scenario.script)
+    model = WatchedModel(script if script is not None else [])
     api = FakeMessagesAPI(model)
-    harness = build_harness(scenario.setup, switches, world, make_client(api))
-    ended = run_safely(harness, scenario.prompt)
-    return Run(
-        scenario, switches, harness.trace, harness.messages, world, initial, api, model, ended
-    )
+    tap = Tap(api, clock=lambda: world.clock.now)  # the harness waits on the virtual clock
+    harness = build_harness(setup, switches, world, make_client(tap), wait)  # type: ignore[arg-type]
+    return Wired(setup, switches, harness, world, initial, model, api, tap)
+
+
+def run_scenario(
+    scenario: Scenario,
+    switches: Switches | None = None,
+    adjust: Callable[[Harness], object] | None = None,
+) -> Run:
+    """One run of the scenario's script through the real SDK against the fake API; `adjust`
+    (when given) changes a part of the harness before it runs (the exercises' checks)."""
+    wired = wire(scenario.setup, switches, script=scenario.script)
+    if adjust is not None:
+        adjust(wired.harness)
+    wired.run(scenario.prompt)
+    return wired.finish(scenario)

@@ -4,9 +4,12 @@ from floors below, so no circle runs between packages.
     0 leaves    lab (its version), lab.errors, lab.lazy, lab.switches, lab.trace, lab.tool,
                 lab.source_lines
     1 pieces    lab.world, lab.model              (the simulated world; the scripted model)
+      record    lab.record, lab.promises          (the one record of a run, and the judges over
+                                                   it: below the harness they judge, so an
+                                                   oracle cannot borrow the harness's code)
     2 harness   lab.harness                       (the loop and its layers over those pieces)
-    3 scenario  lab.scenario, lab.observables, lab.experiment, lab.file_checks, lab.live,
-                lab.exercises                     (a harness set up and run, and what it measures)
+    3 scenario  lab.scenario, lab.runner, lab.observables, lab.experiment, lab.file_checks,
+                lab.live, lab.exercises           (a harness set up and run, and what it measures)
     4 benches   lab.probe, then lab.testing       (foreign harnesses on the wire; the lab's own,
                                                    searched; testing uses probe, never the reverse)
     5 views     lab.views                         (what a run, a matrix or a probe looks like:
@@ -30,8 +33,16 @@ ROOT = Path(lab.__file__).parent
 FLOORS = [
     {"lab", "lab.errors", "lab.lazy", "lab.switches", "lab.trace", "lab.tool", "lab.source_lines"},
     {"lab.world", "lab.model"},
+    {"lab.record", "lab.promises"},
     {"lab.harness"},
-    {"lab.scenario", "lab.observables", "lab.experiment", "lab.file_checks", "lab.live"},
+    {
+        "lab.scenario",
+        "lab.runner",
+        "lab.observables",
+        "lab.experiment",
+        "lab.file_checks",
+        "lab.live",
+    },
     {"lab.exercises"},
     {"lab.probe"},
     {"lab.testing"},
@@ -48,6 +59,9 @@ SIDEWAYS = {
     ("lab.experiment", "lab.observables"),
     ("lab.experiment", "lab.file_checks"),
     ("lab.live", "lab.scenario"),
+    ("lab.promises", "lab.record"),  # the judges read the record; the record judges nothing
+    ("lab.runner", "lab.scenario"),  # the one entry runs a scenario among other things
+    ("lab.live", "lab.runner"),  # live mode wires the harness through the one entry
     ("lab.predict", "lab.questions"),  # check() looks the question up; the bank never asks back
     ("lab.__main__", "lab.cli"),
 }

@@ -9,7 +9,8 @@ import pytest
 from lab.harness.permissions import Permissions
 from lab.model import FakeMessagesAPI, Rejection, ScriptedModel, text, tool_use, turn
 from lab.observables import STANDARD, pairs_intact, ran
-from lab.scenario import Run, Scenario, run_scenario
+from lab.record import Reply, Sent
+from lab.scenario import Run, Scenario, lab_record, run_scenario
 from lab.switches import Switches
 from lab.trace import (
     CheckFailed,
@@ -48,7 +49,7 @@ def hand_run(
     api.requests.extend(requests)
     api.rejections.extend(rejections)
     api.cut_calls.extend(cut_calls)
-    return Run(
+    run = Run(
         scenario=scenario or Scenario([]),
         switches=switches or Switches(),
         trace=Trace(list(events)),
@@ -59,6 +60,16 @@ def hand_run(
         model=api.model,
         ended=ended,
     )
+    # The record's replies say which calls max_tokens cut (as the tap writes them).
+    cut = [
+        Sent(n, None, Reply("cut", ({"type": "tool_use", "id": call},), "max_tokens"))
+        for n, call in enumerate(cut_calls, 1)
+    ]
+    trace, world_after = run.trace, run.world
+    run.record = lab_record(
+        run.scenario.setup, trace, run.messages, world_after, start.snapshot(), cut
+    )
+    return run
 
 
 def executed(call_id, name, input, output="", *, is_error=False, at=(0.0, 1.0)):

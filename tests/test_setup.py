@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import MISSING, fields
 
+from lab import promises
 from lab.harness.permissions import Permissions
-from lab.model import text, turn
+from lab.model import rate_limited, text, tool_use, turn
 from lab.model.client import make_client
 from lab.model.fake_api import FakeMessagesAPI
 from lab.model.script import ScriptedModel
-from lab.scenario import Scenario, Setup, build_harness, run_safely
+from lab.promises import broken_promises
+from lab.record import Ending, Record
+from lab.runner import run
+from lab.scenario import Run, Scenario, Setup, build_harness, run_safely
 from lab.switches import Switches
 from lab.world import World
 
@@ -43,3 +48,69 @@ def test_a_harness_is_wired_from_a_setup_without_any_script():
     assert run_safely(harness, setup.prompt) == "done"
     assert api.requests[0]["model"] == "claude-other"
     assert harness.max_turns == 3
+
+
+# ---- one entry runs anything, and every run leaves one Record --------------------------------
+READ = tool_use("read_file", {"path": "notes.txt"})
+
+
+def read_loop(client, prompt: str) -> None:
+    """A function written to the wire protocol: reads the file the model asks for."""
+    messages: list[dict] = [{"role": "user", "content": prompt}]
+    tools = [{"name": "read_file", "input_schema": {"type": "object"}}]
+    while True:
+        reply = client.messages.create(model="m", max_tokens=64, messages=messages, tools=tools)
+        messages.append({"role": "assistant", "content": [b.to_dict() for b in reply.content]})
+        calls = [b for b in reply.content if b.type == "tool_use"]
+        if not calls:
+            return
+        results = [{"type": "tool_result", "tool_use_id": c.id, "content": "hello"} for c in calls]
+        messages.append({"role": "user", "content": results})
+
+
+def test_one_entry_runs_the_lab_harness_a_function_and_a_program_into_one_record(tmp_path):
+    (tmp_path / "notes.txt").write_text("hello\n", encoding="utf-8")
+    script = [turn(READ, stop_reason="end_turn"), turn(text("done."))]
+    lab_run = run(Scenario(script, files={"notes.txt": "hello\n"}))
+    function = run(read_loop, script, "Please read notes.txt")
+    program = run(
+        [sys.executable, "-m", "lab.probe.own_harness", "Please read notes.txt"],
+        script,
+        cwd=str(tmp_path),
+    )
+    assert isinstance(lab_run, Run) and lab_run.record is not None
+    assert isinstance(function, Record) and isinstance(program, Record)
+    for record in (lab_run.record, function, program):
+        kinds = [r.reply.kind for r in record.requests]
+        assert kinds == ["answer", "answer"], kinds
+        assert record.requests[0].reply.declared == "end_turn"
+        assert broken_promises(record) == []  # the same judges, whatever ran
+    assert program.ending == Ending("exit 0", False, "exit status 0")
+    assert [r.id for r in lab_run.record.ran or ()] == ["toolu_001"]
+
+
+def test_a_record_is_read_from_the_fake_apis_log_not_copied():
+    run_ = run(Scenario([turn(READ), turn(text("done."))], files={"notes.txt": "x"}))
+    assert isinstance(run_, Run) and run_.record is not None
+    first = run_.record.requests[0]
+    assert first.body == run_.api.requests[0]  # the body is the API's own log entry
+    assert first.at == 0.0 and run_.record.requests[1].at == 1.0  # the world's virtual clock
+
+
+def test_a_retry_after_is_waited_on_the_virtual_clock_and_judged_from_the_record():
+    record = run(Scenario([rate_limited(2.0), turn(text("done."))])).record
+    gap = record.requests[1].at - record.requests[0].at
+    assert (record.requests[0].reply.retry_after, gap) == (2.0, 2.0)
+    assert promises.waited_as_told(record) is None
+
+
+def test_a_program_runs_in_a_scratch_folder_and_its_failure_is_the_records_ending(
+    tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    code = "open('left.txt', 'w').write('x'); raise SystemExit('gave up')"
+    record = run([sys.executable, "-c", code], [turn(text("done."))])
+    assert isinstance(record, Record)
+    assert record.ending == Ending("exit 1", True, "exit status 1: gave up")
+    assert promises.no_crash(record) == "exit status 1: gave up"
+    assert list(tmp_path.iterdir()) == []  # nothing written where the caller stands

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import anthropic
 
+from lab import promises
 from lab.model import overloaded, stream_error, text, tool_use, turn
-from lab.testing.wire import WIRE_INVARIANTS, assert_wire, run_wire, wire_problems
+from lab.probe.wire import WireRun, record_of
+from lab.testing.wire import (
+    WIRE_INVARIANTS,
+    assert_wire,
+    run_wire,
+    wire_problems,
+    without_sdk_retries,
+)
 
 # ---- the README's example: a hand-written loop, checked in about twenty lines -------------------
 TOOLS = [
@@ -139,18 +147,126 @@ def test_asking_past_the_last_answer_breaks_termination():
 
 
 def test_a_fault_is_played_once_so_a_loop_that_retries_passes():
+    """With the SDK's retries off (a loop that owns its retries), the loop's own retry is
+    what passes the 529."""
     script = [overloaded(), turn(READ), turn("done.")]
-    assert wire_problems(run_wire(loop_with(retries=1), script)) == []
-    problems = dict(wire_problems(run_wire(loop_with(retries=0), script)))
+    own = without_sdk_retries
+    assert wire_problems(run_wire(loop_with(retries=1), script, client=own)) == []
+    problems = dict(wire_problems(run_wire(loop_with(retries=0), script, client=own)))
     assert "529" in problems["no_crash"] or "Overloaded" in problems["no_crash"]
+
+
+def test_by_default_the_sdk_retries_a_529_as_it_does_in_a_program():
+    script = [overloaded(), turn(READ), turn("done.")]
+    run = run_wire(loop_with(retries=0), script)
+    assert wire_problems(run) == []
+    assert [e.status for e in run.exchanges][:2] == [529, 200]  # the SDK asked again
 
 
 def test_a_broken_stream_is_answered_whole_on_the_second_attempt():
     script = [stream_error(turn(text("Reading."), READ), after_blocks=1), turn("done.")]
-    run = run_wire(loop_with(retries=0), script)  # not streamed: the error arrives before a body
+    # not streamed: the error arrives before a body, as an HTTP 529 the loop itself must retry
+    run = run_wire(loop_with(retries=0), script, client=without_sdk_retries)
     assert [name for name, _ in wire_problems(run)] == ["no_crash"]
+
+
+# ---- run_wire and `lab probe` agree on retries ----------------------------------------------
+SDK_LOOP = """
+import sys
+from pathlib import Path
+
+import anthropic
+
+TOOLS = [{"name": "read_file", "description": "Read a file.",
+          "input_schema": {"type": "object", "properties": {"path": {"type": "string"}},
+                           "required": ["path"]}}]
+
+
+def loop(client, prompt):
+    # No retry of its own: it relies on the SDK's default retries.
+    messages = [{"role": "user", "content": prompt}]
+    while True:
+        reply = client.messages.create(model="any", max_tokens=1024, messages=messages,
+                                       tools=TOOLS)
+        messages.append({"role": "assistant", "content": [b.to_dict() for b in reply.content]})
+        calls = [b for b in reply.content if b.type == "tool_use"]
+        if not calls:
+            return
+        results = []
+        for call in calls:
+            path = Path(str(call.input.get("path", "")))
+            text = path.read_text() if path.is_file() else "no such file"
+            results.append({"type": "tool_result", "tool_use_id": call.id, "content": text,
+                            "is_error": not path.is_file()})
+        messages.append({"role": "user", "content": results})
+
+
+if __name__ == "__main__":
+    loop(anthropic.Anthropic(), sys.argv[-1])
+"""
+
+
+def test_run_wire_and_the_probe_agree_on_a_529_for_a_loop_relying_on_sdk_retries(tmp_path):
+    import importlib.util
+    import sys
+
+    from lab.probe.bench import run_trial
+    from lab.probe.cases import BY_ID
+    from lab.probe.grades import KEPT
+    from lab.probe.targets import command_target
+
+    program = tmp_path / "sdk_loop.py"
+    program.write_text(SDK_LOOP, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("sdk_loop", program)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+
+    cell = run_trial(command_target(f"{sys.executable} {program}"), BY_ID["P7"], timeout=60)
+    script = [overloaded(), turn(tool_use("read_file", {"path": str(program)})), turn("done.")]
+    in_process = wire_problems(run_wire(module.loop, script))
+    assert cell.verdict.kind == KEPT, cell.verdict
+    # the probe's trial, viewed as a Record, meets the same judges as the in-process run
+    assert cell.trial is not None
+    record = record_of(cell.trial)
+    assert [r.reply.kind for r in record.requests][:2] == ["fault", "answer"]
+    assert [r.status for r in record.requests][:2] == [529, 200]
+    assert record.requests[0].body is cell.trial.exchanges[0].body  # viewed, not copied
+    assert [c.id for c in record.ran or ()] == ["toolu_p7_01"]  # its canary came back
+    for judge in (promises.retried, promises.continuation, promises.no_crash, promises.pairing):
+        assert judge(record) is None, judge.__name__
+    assert in_process == []  # the same verdict: kept
+    # and the strict client (no SDK retries) is a choice the author makes, not the default
+    strict = dict(wire_problems(run_wire(module.loop, script, client=without_sdk_retries)))
+    assert "no_crash" in strict
 
 
 def test_every_invariant_has_a_docstring_promise():
     for name, check in WIRE_INVARIANTS.items():
         assert check.__doc__, name
+
+
+def test_a_turn_played_as_a_stages_fault_is_a_whole_answer_in_the_record():
+    """P1's fault is a whole turn (a call declared end_turn): the record holds it as an answer,
+    so the continuation promise judges it."""
+    script = [turn(READ, stop_reason="end_turn"), turn("done.")]
+    trusting = run_wire(loop_with(trust_stop_reason=True), script)
+    assert [r.reply.kind for r in trusting.record.requests] == ["answer"]
+    assert promises.continuation(trusting.record) is not None
+    from lab.probe.conversation import Conversation, Stage
+    from lab.probe.recorder import Recorder
+    from lab.runner import run_function
+
+    fault = turn(tool_use("read_file", {"path": "a.txt"}, id="toolu_f"), stop_reason="end_turn")
+    healthy = turn(tool_use("read_file", {"path": "a.txt"}, id="toolu_h"))
+    conversation = Conversation([Stage(healthy, fault=fault), Stage(turn("done."))], marker="")
+    recorders: list[Recorder] = []
+
+    def serve(api):
+        recorders.append(Recorder(api, conversation.log))
+        return recorders[-1]
+
+    run_function(loop_with(trust_stop_reason=True), conversation, "go", serve=serve)
+    record = WireRun(recorders[0].exchanges, None, 2).record
+    assert [(r.reply.kind, r.reply.declared) for r in record.requests] == [("answer", "end_turn")]
+    assert "toolu_f" in str(promises.continuation(record))

@@ -20,9 +20,9 @@ from rich.table import Table
 from rich.text import Text
 
 from lab.experiment import Experiment, Outcome, load_all, run_experiment, select
-from lab.model import FakeMessagesAPI, ScriptedModel, make_client
 from lab.model.script import tool_use_id
-from lab.scenario import Run, Scenario, build_harness, safely
+from lab.runner import wire
+from lab.scenario import Run, Scenario, safely
 from lab.switches import Switches
 from lab.trace import (
     EndReason,
@@ -31,7 +31,6 @@ from lab.trace import (
 )
 from lab.views import report, transcript
 from lab.views.rich_html import WIDTH, to_html, to_text
-from lab.world import World
 
 WIDE = 170  # characters per line of a side-by-side view
 LIMIT = 400  # characters of a tool's output shown in a notebook (the rest is counted)
@@ -151,13 +150,8 @@ class Stepper:
     ) -> None:
         self.scenario, self.lang = scenario, lang
         self.switches = switches or Switches()
-        self.world = World.create(dict(scenario.files))
-        self.initial = self.world.snapshot()
-        self.model = ScriptedModel(scenario.script)
-        self.api = FakeMessagesAPI(self.model)
-        self.harness = build_harness(
-            scenario.setup, self.switches, self.world, make_client(self.api)
-        )
+        self.wired = wire(scenario.setup, self.switches, script=scenario.script)
+        self.world, self.harness = self.wired.world, self.wired.harness
         self.started = False
         self.shown = 0  # trace events already handed out by step()
 
@@ -192,19 +186,7 @@ class Stepper:
         """Step to the end; the same Run that `run_scenario` would have returned."""
         while not self.done:
             self.step()
-        h = self.harness
-        assert h.ended is not None
-        return Run(
-            self.scenario,
-            self.switches,
-            h.trace,
-            h.messages,
-            self.world,
-            self.initial,
-            self.api,
-            self.model,
-            h.ended,
-        )
+        return self.wired.finish(self.scenario)
 
 
 def switch_title(switches: Switches, base: Switches | None = None) -> str:

@@ -15,15 +15,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import anthropic
 
 from lab.harness.permissions import Permissions
-from lab.scenario import Setup, build_harness, run_safely
+from lab.runner import wire
+from lab.scenario import Setup
 from lab.switches import Switches, switch_names
 from lab.trace import RunEnded
-from lab.world import World
 
 PRESETS = {"reference": Switches, "course": Switches.course}
 DENY = "Bash(touch *)"  # the target's deny rule for P11
@@ -86,11 +87,11 @@ def main(argv: list[str] | None = None) -> int:
         permissions=Permissions(deny=[DENY], ask=["Bash"]),
         human=lambda question: "y",
     )
-    world = World.create(before)
     client = anthropic.Anthropic(max_retries=0)  # the harness owns its retries
     switches = PRESETS[args.preset]().flipped(**dict(args.switch))
-    harness = build_harness(setup, switches, world, client)
-    ended = run_safely(harness, args.prompt)
+    wired = wire(replace(setup, files=before), switches, client=client)
+    harness, world = wired.harness, wired.world
+    ended = wired.run(args.prompt)
     copy_back(world.snapshot(), world.workspace, before, folder)
     if ended == "done":
         return 0

@@ -3,21 +3,97 @@
 They read only what crosses the wire (every request the fake Messages API received, what it
 answered, and how the run ended), so they hold for any harness in any language. `lab probe
 --fuzz` judges programs with them; `lab.testing.wire` runs a harness function in process and
-judges it with them too.
+judges it with them too. Each invariant is a promise of lab/promises.py, judged over the run's
+Record: a probe Trial or a WireRun is *viewed* as a Record (`record_of`), nothing copied.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-import jsonschema
-
-from lab.model.script import Turn
+from lab import promises
+from lab.model.script import ApiError, CutOff, StreamDropped, StreamError, Turn
 from lab.probe.conversation import turn_of
 from lab.probe.trial import Exchange, Trial
+from lab.record import Ending, Kind, Ran, Record, Reply
 
-__all__ = ["WIRE_INVARIANTS", "WireRun", "wire_problems"]
+__all__ = ["WIRE_INVARIANTS", "ExchangeView", "WireRun", "record_of", "wire_problems"]
+
+# What the conversation's log calls a request's reply, in the Record's words.
+KINDS: dict[str, Kind] = {"answer": "answer", "side call": "side", "extra": "extra"}
+
+
+def reply_of(exchange: Exchange) -> Reply:
+    """The fake's reply to one exchange, in the Record's words."""
+    played = exchange.played
+    if played is None:
+        return Reply("rejected", error=exchange.answer)
+    step = played.step
+    if played.kind != "fault" or isinstance(step, Turn):  # a turn played as a fault is whole
+        turn = turn_of(step)
+        blocks = turn.blocks if turn else ()
+        return Reply(KINDS.get(played.kind, "answer"), blocks, turn.declared if turn else None)
+    if isinstance(step, CutOff):
+        return Reply("cut", step.turn.blocks, "max_tokens")
+    if isinstance(step, StreamError | StreamDropped) and exchange.status == 200:
+        kind = "connection_dropped" if isinstance(step, StreamDropped) else step.type
+        return Reply("partial", step.turn.blocks, step.turn.declared, f"{kind}: {exchange.answer}")
+    retry_after = step.retry_after if isinstance(step, ApiError) else None
+    return Reply("fault", error=exchange.answer, retry_after=retry_after)
+
+
+@dataclass(frozen=True)
+class ExchangeView:
+    """A probe Exchange seen as a Record's Request (the exchange itself is kept, not copied)."""
+
+    exchange: Exchange
+
+    @property
+    def number(self) -> int:
+        return self.exchange.number
+
+    @property
+    def at(self) -> float:
+        return float(getattr(self.exchange, "at", 0.0))  # the exchange's send time, once kept
+
+    @property
+    def body(self) -> Any:
+        return self.exchange.body
+
+    @property
+    def status(self) -> int:
+        return self.exchange.status
+
+    @property
+    def reply(self) -> Reply:
+        return reply_of(self.exchange)
+
+
+def views(exchanges: Sequence[Exchange]) -> list[ExchangeView]:
+    """The exchanges of the conversation (played, or rejected by the API's rules)."""
+    return [ExchangeView(e) for e in exchanges if e.played is not None or e.rejected]
+
+
+def record_of(trial: Trial) -> Record:
+    """A probe Trial as a Record: a call counts as run when its canary came back."""
+    calls = {
+        block.get("id"): block
+        for stage in trial.stages
+        for step in (stage.answer, stage.fault)
+        if (turn := turn_of(step)) is not None
+        for block in turn.blocks
+        if block.get("type") == "tool_use"
+    }
+    ran = [
+        Ran(str(id), str(block.get("name")), block.get("input") or {})
+        for id, block in calls.items()
+        if trial.ran(str(id))
+    ]
+    exit = trial.exit
+    ending = Ending(f"exit {exit.status}", not exit.clean, exit.line())
+    return Record(views(trial.exchanges), ending, ran=ran)
 
 
 @dataclass(frozen=True)
@@ -33,123 +109,35 @@ class WireRun:
         crash = None if trial.exit.clean else trial.exit.line()
         return cls(trial.exchanges, crash, len(trial.stages))
 
-    def answered(self) -> list[tuple[Exchange, Turn, list[dict]]]:
-        """Each complete answer the harness received (status 200, not a fault): the turn
-        played and its tool_use blocks."""
-        found = []
-        for exchange in self.exchanges:
-            played = exchange.played
-            if exchange.status != 200 or played is None or played.kind == "fault":
-                continue
-            step = turn_of(played.step)
-            if step is not None:
-                uses = [b for b in step.blocks if b.get("type") == "tool_use"]
-                found.append((exchange, step, uses))
-        return found
-
-    def result_for(self, tool_id: str, after: int) -> dict | None:
-        """The first tool_result for `tool_id` in a request after request number `after`."""
-        for exchange in self.exchanges:
-            if exchange.number <= after:
-                continue
-            for message in exchange.messages:
-                content = message.get("content") if isinstance(message, dict) else None
-                for block in content if isinstance(content, list) else []:
-                    if isinstance(block, dict) and block.get("tool_use_id") == tool_id:
-                        if block.get("type") == "tool_result":
-                            return block
-        return None
-
-    def offered(self) -> dict[str, dict]:
-        """Every tool the harness offered in any request: name -> input_schema."""
-        tools: dict[str, dict] = {}
-        for exchange in self.exchanges:
-            body = exchange.body if isinstance(exchange.body, dict) else {}
-            for tool in body.get("tools") or []:
-                if isinstance(tool, dict) and isinstance(tool.get("name"), str):
-                    tools.setdefault(tool["name"], tool.get("input_schema") or {})
-        return tools
+    @property
+    def record(self) -> Record:
+        ending = Ending("raised" if self.crash else "returned", bool(self.crash), self.crash or "")
+        return Record(views(self.exchanges), ending)
 
 
 # ---------------------------------------------------------------- the invariants
-def pairing(run: WireRun) -> str | None:
-    """Every request is valid: each tool_use is answered right after it, and nothing else is."""
-    rejected = [e for e in run.exchanges if e.rejected]
-    return rejected[0].line() if rejected else None
+WIRE_PROMISES = (  # the promises a run without a trace or a canary can be judged on
+    "pairing",
+    "continuation",
+    "termination",
+    "no_crash",
+    "unknown_tool_answered",
+    "invalid_input_answered",
+)
 
 
-def continuation(run: WireRun) -> str | None:
-    """An answer that holds a tool_use block is answered, whatever stop_reason it declares."""
-    for exchange, step, uses in run.answered():
-        for use in uses:
-            if run.result_for(use["id"], exchange.number) is None:
-                return (
-                    f"request #{exchange.number}'s answer called {use['name']} ({use['id']}, "
-                    f"declared {step.declared}) and no later request answers it"
-                )
-    return None
+def on_the_wire(judge: promises.Judge) -> Callable[[WireRun], str | None]:
+    """A promise judged over a WireRun's record."""
 
+    def check(run: WireRun) -> str | None:
+        return judge(run.record)
 
-def termination(run: WireRun) -> str | None:
-    """The harness stops once the script's last answer holds no tool call: no request past it."""
-    extra = [e for e in run.exchanges if e.played and e.played.kind == "extra"]
-    if extra:
-        return f"request #{extra[0].number} asked past the script's last answer"
-    return None
-
-
-def no_crash(run: WireRun) -> str | None:
-    """Whatever the model answers, the harness ends without an exception."""
-    return run.crash or None
-
-
-def unknown_tool_answered(run: WireRun) -> str | None:
-    """A call to a tool the harness never offered gets an is_error result."""
-    offered = run.offered()
-    for exchange, _step, uses in run.answered():
-        for use in uses:
-            if use["name"] in offered:
-                continue
-            result = run.result_for(use["id"], exchange.number)
-            if result is None or not result.get("is_error"):
-                got = "no result" if result is None else "a result without is_error"
-                return f"unknown tool {use['name']} ({use['id']}) got {got}"
-    return None
-
-
-def invalid_input_answered(run: WireRun) -> str | None:
-    """A call whose input breaks the tool's input_schema gets an is_error result."""
-    offered = run.offered()
-    for exchange, _step, uses in run.answered():
-        for use in uses:
-            schema = offered.get(use["name"])
-            if schema is None or _valid(use.get("input"), schema):
-                continue
-            result = run.result_for(use["id"], exchange.number)
-            if result is None or not result.get("is_error"):
-                got = "no result" if result is None else "a result without is_error"
-                call = f"{use['name']} ({use['id']}) with invalid input {use.get('input')}"
-                return f"{call} got {got}"
-    return None
-
-
-def _valid(value: object, schema: dict) -> bool:
-    try:
-        jsonschema.validate(value, schema)
-    except jsonschema.ValidationError:
-        return False
-    except jsonschema.SchemaError:
-        return True  # a schema the validator cannot read judges nothing
-    return True
+    check.__name__, check.__doc__ = judge.__name__, judge.__doc__
+    return check
 
 
 WIRE_INVARIANTS: dict[str, Callable[[WireRun], str | None]] = {
-    "pairing": pairing,
-    "continuation": continuation,
-    "termination": termination,
-    "no_crash": no_crash,
-    "unknown_tool_answered": unknown_tool_answered,
-    "invalid_input_answered": invalid_input_answered,
+    name: on_the_wire(promises.PROMISES[name]) for name in WIRE_PROMISES
 }
 
 

@@ -16,29 +16,27 @@ from typing import Any
 
 import jsonschema
 
+from lab import promises
 from lab.harness.batching import MAX_PARALLEL
 from lab.harness.checks import Call
 from lab.harness.hooks import STOP_BLOCK_CAP, as_decision
-from lab.harness.permissions import Gates, Human, deny_rule_for
-from lab.harness.retry import MAX_RETRIES, RETRY_STATUS, RETRY_TYPES
+from lab.harness.permissions import Gates, Human
+from lab.harness.retry import MAX_RETRIES
 from lab.harness.tools import Tool, contract_mismatch, invoke
-from lab.model import validate_messages
 from lab.model.tool_pairs import CALL_ORDER, blocks_of, leading_result_ids, tool_use_ids, unanswered
-from lab.scenario import Run, run_scenario, tools_for
+from lab.promises import block_key
+from lab.scenario import Run, record_of, run_scenario, tools_for
 from lab.switches import Switches
 from lab.testing.catalog import always_yes
 from lab.trace import (
-    ApiRejected,
     BatchRan,
     CheckFailed,
     CheckPassed,
-    ConnectionLost,
     HookFailed,
     HookFired,
     HumanAsked,
     ModelAnswered,
     ModelCalled,
-    ModelRetried,
     ResultAppended,
     ResultSpilled,
     RunEnded,
@@ -115,13 +113,10 @@ def pairing(run: Run) -> str | None:
     """Every request the harness sends passes the fake API's validation: each tool_use is
     answered exactly once, by a tool_result at the head of the very next user message, and
     the results come in call order."""
-    if run.api.rejections:
-        rejection = run.api.rejections[0]
-        return f"the API rejected request #{rejection.request_index}: {rejection.message}"
+    if problem := promises.pairing(record_of(run)):
+        return problem
     for n, body in enumerate(run.api.requests):
         messages = body["messages"]
-        if problem := validate_messages(messages):
-            return f"request #{n} is invalid: {problem[1]}"
         for message, following in itertools.pairwise(messages):
             calls = tool_use_ids(blocks_of(message)) if message["role"] == "assistant" else []
             answered = leading_result_ids(blocks_of(following))
@@ -135,20 +130,17 @@ def continuation(run: Run) -> str | None:
     tool_use block, or a Stop hook blocked the stop, and a Stop hook blocks at most
     STOP_BLOCK_CAP (8) times: whatever the declared stop_reason says. (A run that crashes
     while running the calls breaks it too: the call that should follow never comes.)"""
+    if problem := promises.continuation(record_of(run)):
+        return problem
     called = {e.turn for e in run.trace.of(ModelCalled)}
     stop_blocked = {e.turn for e in run.trace.of(StopContinued)}
     if len(stop_blocked) > STOP_BLOCK_CAP:
         return f"a Stop hook blocked {len(stop_blocked)} times; the cap is {STOP_BLOCK_CAP}"
     for answer in run.trace.of(ModelAnswered):
         t = answer.turn
-        if t >= run.scenario.max_turns:
-            continue  # the turn limit ends the run whatever the answer held
         holds = any(block.get("type") == "tool_use" for block in answer.blocks)
-        again = t + 1 in called
         declared = f"declared {answer.stop_reason!r}"
-        if holds and not again:
-            return f"turn {t} held a tool_use block ({declared}), yet no model call followed"
-        if again and not holds and t not in stop_blocked:
+        if t + 1 in called and not holds and t not in stop_blocked:
             return f"turn {t} held no tool_use block ({declared}), yet the model was called again"
     return None
 
@@ -156,6 +148,8 @@ def continuation(run: Run) -> str | None:
 def termination(run: Run) -> str | None:
     """Every run ends exactly once, within the turn limit (no more model calls than
     max_turns), and nothing happens after it ended."""
+    if problem := promises.termination(record_of(run)):
+        return problem
     calls = len(run.trace.of(ModelCalled))
     if calls > run.scenario.max_turns:
         return f"{calls} model calls, the limit is {run.scenario.max_turns}"
@@ -168,55 +162,25 @@ def termination(run: Run) -> str | None:
 def no_crash(run: Run) -> str | None:
     """No model answer makes the harness raise: an unknown tool, a malformed input, a
     failing tool or hook all become is_error results, and the run ends on its own terms."""
-    if run.ended == "crash":
-        end = run.trace.last(RunEnded)
-        return f"the harness crashed: {end.detail if end else '?'}"
-    return None
+    problem = promises.no_crash(record_of(run))
+    return f"the harness crashed: {problem}" if problem else None
 
 
 # ---- the API's faults ----------------------------------------------------------------------
-def transient_end(run: Run) -> str | None:
-    """The transient fault that ended the run, if one did (an HTTP 429/5xx, an error event in
-    a stream, a lost connection)."""
-    events = run.trace.events
-    last = events[-2] if len(events) > 1 and isinstance(events[-1], RunEnded) else None
-    if isinstance(last, ConnectionLost):
-        return f"a lost connection ({last.message})"
-    if isinstance(last, ApiRejected):
-        in_stream = last.status == 200 and last.error_type in RETRY_TYPES
-        if in_stream or last.status in RETRY_STATUS or last.status >= 500:
-            return f"a {last.status} {last.error_type}"
-    return None
-
-
 def retries(run: Run) -> str | None:
     """A transient fault (429, 529, 5xx, an error event or a dropped connection in a stream)
     ends a run only after MAX_RETRIES (5) retries of the same model call: until then the
     harness waits and asks again."""
-    fault = transient_end(run)
-    if fault is None:
-        return None
-    turn = run.trace.events[-1].turn
-    tried = sum(1 for e in run.trace.of(ModelRetried) if e.turn == turn)
-    if tried < MAX_RETRIES:
-        return f"{fault} ended the run on turn {turn} after {tried} of {MAX_RETRIES} retries"
-    return None
-
-
-def block_key(block: dict) -> tuple:
-    """What identifies a block the model sent: its text, or its call's id, name and input."""
-    if block.get("type") == "text":
-        return ("text", block.get("text"))
-    if block.get("type") == "tool_use":
-        key = json.dumps(block.get("input"), sort_keys=True)
-        return ("tool_use", block.get("id"), block.get("name"), key)
-    return (block.get("type"),)
+    return promises.retried(record_of(run), patience=MAX_RETRIES)
 
 
 def whole_answers(run: Run) -> str | None:
     """Only answers the API finished enter the history: every assistant message the harness
     sends is one of them, and every call it runs belongs to one (a stream that broke
     part-way delivered a draft: none of its blocks is sent back, none of its calls runs)."""
+    record = record_of(run)
+    if problem := promises.partial_dropped(record) or promises.resent_whole(record):
+        return problem
     finished = [tuple(block_key(b) for b in reply["content"]) for reply in run.api.replies]
     calls = {b["id"] for reply in run.api.replies for b in reply["content"] if "id" in b}
     for n, body in enumerate(run.api.requests):
@@ -236,10 +200,9 @@ def whole_answers(run: Run) -> str | None:
 def cut_calls(run: Run) -> str | None:
     """A call whose input JSON max_tokens cut off never runs: what arrived is not the call
     the model made. It is answered with an is_error tool_result saying so."""
+    if problem := promises.cut_calls_not_run(record_of(run)):
+        return problem
     cut = set(run.api.cut_calls)
-    for event in executed(run):
-        if event.call_id in cut:
-            return f"{show_call(event)} ran, though max_tokens cut its input"
     for result in run.trace.of(ResultAppended):
         if result.call_id in cut and not result.is_error:
             return f"the cut call {result.call_id} was answered as if it had run"
@@ -251,12 +214,7 @@ def deny_dominance(run: Run) -> str | None:
     """A call that matches a deny rule or the deny list never executes, whatever the rules'
     order, the human's answers or the hooks' decisions (judged part by part for compound
     commands, the reference way)."""
-    world = World.create(run.initial_files, with_system_files=False)
-    for event in executed(run):
-        rule = deny_rule_for(run.scenario.permissions, event.name, event.input, world)
-        if rule:
-            return f"{show_call(event)} executed although {rule.text!r} denies it"
-    return None
+    return promises.deny_dominance(record_of(run))
 
 
 def permission_refusals(run: Run) -> set[str]:

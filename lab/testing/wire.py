@@ -13,6 +13,14 @@ lists the invariants it breaks, `assert_wire(run)` fails a test with them. A har
 program instead of a function: `lab probe --cmd ... --fuzz N` checks the same invariants over a
 loopback socket (`WireRun.from_trial`).
 
+The client (`client=`): by default the SDK as an application builds it, `anthropic.Anthropic()`
+with its default retries on (2 retries, with backoff, honouring retry-after), because that is
+the client a program has under `lab probe`: a loop that relies on the SDK's retries gets the
+same verdict on a 529 from both. A loop that owns its retries can turn the SDK's off itself
+(`client.with_options(max_retries=0)`), or the author passes `client=without_sdk_retries`, or
+any factory that takes the fake API's handler (a `httpx2.MockTransport` handler) and returns a
+client.
+
 Each answer is played by what a request contains, not by its number (see
 lab/probe/conversation.py): a fault is played once, and a harness that asks again gets the
 healthy answer.
@@ -20,16 +28,25 @@ healthy answer.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from lab.model.script import Step
+from lab.model.script import ApiError, Step
 from lab.probe.conversation import Conversation, stages_from_script
 from lab.probe.wire import WIRE_INVARIANTS, WireRun, wire_problems
+from lab.runner import ClientFactory, WireHarness, with_sdk_retries, without_sdk_retries
 
-__all__ = ["WIRE_INVARIANTS", "WireHarness", "WireRun", "assert_wire", "run_wire", "wire_problems"]
+__all__ = [
+    "WIRE_INVARIANTS",
+    "WireHarness",
+    "WireRun",
+    "assert_wire",
+    "run_wire",
+    "wire_problems",
+    "with_sdk_retries",
+    "without_sdk_retries",
+]
 
-WireHarness = Callable[[Any, str], object]  # (anthropic.Anthropic client, prompt) -> anything
 REQUEST_LIMIT = 50  # a harness that asks more often than this is stopped with an error answer
 
 
@@ -41,23 +58,30 @@ def assert_wire(run: WireRun) -> None:
 
 
 # ---------------------------------------------------------------- running a harness
-def run_wire(harness: WireHarness, script: Sequence[Step], prompt: str = "Please help.") -> WireRun:
-    """Serve `script` through the fake API (the real SDK, in process), run `harness` on it."""
-    from lab.model import FakeMessagesAPI, ScriptedModel, make_client
-    from lab.model.script import ApiError
+def run_wire(
+    harness: WireHarness,
+    script: Sequence[Step],
+    prompt: str = "Please help.",
+    *,
+    client: ClientFactory = with_sdk_retries,
+) -> WireRun:
+    """Serve `script` through the fake API (the real SDK, in process), run `harness` on it
+    with the client `client` builds (default: the SDK's own retries on, as under `lab probe`)."""
     from lab.probe.recorder import Recorder
+    from lab.runner import run_function
 
     conversation = Conversation(stages_from_script(script), marker="")
+    recorders: list[Recorder] = []
 
-    def limited(request: Any) -> object:
+    def limited(request: Any) -> Any:
         if len(conversation.log) >= REQUEST_LIMIT:
             return ApiError(500, "api_error", f"lab: more than {REQUEST_LIMIT} requests")
         return conversation(request)
 
-    recorder = Recorder(FakeMessagesAPI(ScriptedModel(limited)), conversation.log)
-    try:
-        harness(make_client(recorder), prompt)
-        crash = None
-    except Exception as error:
-        crash = " ".join(f"{type(error).__name__}: {error}".split())
-    return WireRun(list(recorder.exchanges), crash, len(conversation.stages))
+    def record(api: Any) -> Recorder:
+        recorders.append(Recorder(api, conversation.log))
+        return recorders[-1]
+
+    ran = run_function(harness, limited, prompt, client=client, serve=record)
+    crash = ran.ending.line if ran.ending.crashed else None
+    return WireRun(list(recorders[0].exchanges), crash, len(conversation.stages))

@@ -1,0 +1,269 @@
+"""The one record of a run: what crossed the wire, how the run ended, what ran, the files.
+
+Every way of running a harness (lab/runner.py: the lab's own loop in process, a function written
+to the wire protocol, any program over loopback; the probe's trials through
+`lab.probe.wire.record_of`) leaves a `Record`, and every promise (lab/promises.py) is judged over
+it. A Record is read, never built by the judges: it names facts, it decides nothing.
+
+A request is anything with the `Request` shape, so a log that already holds its requests (the
+fake API's own log, the probe's exchanges) is viewed, not copied.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from lab.model.script import (
+    ApiError,
+    CutOff,
+    ModelRequest,
+    Responder,
+    ScriptedModel,
+    Step,
+    StreamDropped,
+    StreamError,
+)
+
+if TYPE_CHECKING:
+    import httpx2
+
+    from lab.model.fake_api import FakeMessagesAPI
+
+# What the fake answered to one request.
+#   answer   a complete message (its content and declared stop_reason)
+#   cut      a complete message whose last tool_use input max_tokens cut off
+#   partial  a stream that broke part-way (an error event, a dropped connection)
+#   fault    an HTTP error the script played (429, 529, 500, ...)
+#   rejected the request broke an API rule: a 4xx with the fake's exact text
+#   side     a request outside the conversation (a title, a summary): a short text answer
+#   extra    a request past the script's last answer
+Kind = Literal["answer", "cut", "partial", "fault", "rejected", "side", "extra"]
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The fake's answer to one request, and its verdict on it."""
+
+    kind: Kind
+    blocks: Sequence[dict] = ()  # the content it sent (for a partial: the turn it began)
+    declared: str | None = None  # the stop_reason it declared
+    error: str = ""  # the exact error text: a rejection's message, a fault's type and message
+    retry_after: float | None = None  # what its retry-after header asked for, in seconds
+
+    @property
+    def complete(self) -> bool:
+        """A whole message the harness received (a cut one included: its stop_reason says so)."""
+        return self.kind in ("answer", "cut", "side", "extra")
+
+
+class Request(Protocol):
+    """One HTTP request the harness sent and the fake's reply (any log with these fields)."""
+
+    @property
+    def number(self) -> int: ...  # 1-based, as shown to readers
+
+    @property
+    def at(self) -> float: ...  # seconds since the run began, when it was sent
+
+    @property
+    def body(self) -> Any: ...  # the parsed JSON body as sent (None when it was not JSON)
+
+    @property
+    def status(self) -> int: ...
+
+    @property
+    def reply(self) -> Reply: ...
+
+
+@dataclass(frozen=True)
+class Sent:
+    """A request held in memory (a record written by hand, or by a test)."""
+
+    number: int
+    body: Any
+    reply: Reply
+    status: int = 200
+    at: float = 0.0
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How the run ended: its reason ("done", "turn_limit", "crash", "exit 1", ...), whether
+    it crashed (an exception out of the harness, a non-zero exit) and the line that says so."""
+
+    reason: str
+    crashed: bool = False
+    line: str = ""
+
+
+@dataclass(frozen=True)
+class Ran:
+    """A tool call known to have run (the lab's trace says so, or its canary came back)."""
+
+    id: str
+    name: str = ""
+    input: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Record:
+    """Everything one run left behind that a promise may read."""
+
+    requests: Sequence[Request]
+    ending: Ending
+    ran: Sequence[Ran] | None = None  # None: the run cannot tell what ran
+    files_before: Mapping[str, str] = field(default_factory=dict)
+    files_after: Mapping[str, str] = field(default_factory=dict)
+    deny: Sequence[str] = ()  # the deny rules the harness was given, as text
+    workspace: str = "/workspace"  # what relative paths in tool inputs are relative to
+    answer_limit: int | None = None  # the most answers the harness allows itself (max_turns)
+    history: Sequence[dict] | None = None  # the harness's own final messages, when it shows them
+
+
+# ---------------------------------------------------------------- writing a record
+class WatchedModel(ScriptedModel):
+    """A ScriptedModel that keeps every step it played, so the tap can say what each request got."""
+
+    def __init__(self, script: Sequence[Step] | Responder) -> None:
+        super().__init__(script)
+        self.played: list[Step] = []
+
+    def respond(self, request: ModelRequest) -> Step:
+        step = super().respond(request)
+        self.played.append(step)
+        return step
+
+
+@dataclass(frozen=True)
+class Logged:
+    """One request as the tap saw it; its body is read from the fake API's own log."""
+
+    number: int
+    at: float
+    status: int
+    reply: Reply
+    index: int | None  # its position in the fake API's request log (None: not even JSON)
+    log: Sequence[dict] = field(repr=False, compare=False)
+
+    @property
+    def body(self) -> Any:
+        return self.log[self.index] if self.index is not None else None
+
+
+class Tap:
+    """Stands where the fake API stood and writes down each request and what it got (the fake
+    must play a WatchedModel, which says which step each request got)."""
+
+    def __init__(self, api: FakeMessagesAPI, clock: Callable[[], float] = time.monotonic) -> None:
+        if not isinstance(api.model, WatchedModel):
+            raise TypeError("a Tap needs the fake API to play a WatchedModel")
+        self.api, self.model, self.clock = api, api.model, clock
+        self.start = clock()
+        self.requests: list[Logged] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.api, name)
+
+    def __call__(self, request: httpx2.Request) -> httpx2.Response:
+        api, played = self.api, self.model.played
+        before = (len(api.rejections), len(api.faults), len(api.replies), len(played))
+        at = self.clock() - self.start
+        response = api(request)
+        rejected = api.rejections[before[0] :]
+        faults = api.faults[before[1] :]
+        step = played[before[3]] if len(played) > before[3] else None
+        if rejected:
+            reply = Reply("rejected", error=f"{rejected[0].error_type}: {rejected[0].message}")
+            index = rejected[0].request_index
+        elif step is None and not faults:
+            return response  # a GET, a health probe: nothing of the conversation
+        else:
+            reply = self._reply(step, faults, api.replies[before[2] :], response.status_code)
+            index = len(api.requests) - 1
+        number = len(self.requests) + 1
+        self.requests.append(Logged(number, at, response.status_code, reply, index, api.requests))
+        return response
+
+    @staticmethod
+    def _reply(step: Step | None, faults: list, replies: list[dict], status: int) -> Reply:
+        if replies:  # a whole message: a turn, or a turn max_tokens cut
+            message = replies[-1]
+            kind: Kind = "cut" if isinstance(step, CutOff) else "answer"
+            return Reply(kind, tuple(message["content"]), message.get("stop_reason"))
+        fault = faults[-1] if faults else None
+        error = f"{fault.error_type}: {fault.message}" if fault else ""
+        if isinstance(step, StreamError | StreamDropped) and status == 200:
+            return Reply("partial", tuple(step.turn.blocks), step.turn.declared, error)
+        retry_after = step.retry_after if isinstance(step, ApiError) else None
+        return Reply("fault", error=error, retry_after=retry_after)
+
+
+# ---------------------------------------------------------------- reading a request
+def messages_of(body: Any) -> list[dict]:
+    messages = body.get("messages") if isinstance(body, dict) else None
+    return [m for m in messages if isinstance(m, dict)] if isinstance(messages, list) else []
+
+
+def blocks_in(message: Any) -> list[dict]:
+    """A message's content blocks (a plain string is one text block)."""
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+def of_type(blocks: Sequence[dict], kind: str) -> list[dict]:
+    return [b for b in blocks if b.get("type") == kind]
+
+
+def result_text(block: dict) -> str:
+    """A tool_result's content as text (a string, or its text blocks joined)."""
+    content = block.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+    return "" if content is None else json.dumps(content)
+
+
+def received(record: Record) -> Iterator[tuple[Request, list[dict]]]:
+    """Each complete answer the harness received, with its tool_use blocks."""
+    for request in record.requests:
+        if request.reply.complete:
+            yield request, of_type(list(request.reply.blocks), "tool_use")
+
+
+def accepted_after(record: Record, number: int) -> Iterator[Request]:
+    """The requests after request `number` that the fake took (not rejected)."""
+    for request in record.requests:
+        if request.number > number and request.reply.kind != "rejected":
+            yield request
+
+
+def result_for(record: Record, tool_id: str, after: int) -> dict | None:
+    """The first tool_result for `tool_id` in a request the fake took, after request `after`."""
+    for request in accepted_after(record, after):
+        for message in messages_of(request.body):
+            for block in of_type(blocks_in(message), "tool_result"):
+                if block.get("tool_use_id") == tool_id:
+                    return block
+    return None
+
+
+def offered(record: Record) -> dict[str, dict]:
+    """Every tool the harness offered in any request: name -> input_schema."""
+    tools: dict[str, dict] = {}
+    for request in record.requests:
+        body = request.body if isinstance(request.body, dict) else {}
+        for tool in body.get("tools") or []:
+            if isinstance(tool, dict) and isinstance(tool.get("name"), str):
+                tools.setdefault(tool["name"], tool.get("input_schema") or {})
+    return tools
+
+
+def ran_ids(record: Record) -> set[str]:
+    return {r.id for r in record.ran or ()}

@@ -1,0 +1,140 @@
+"""One entry that runs anything against the fake Messages API, and the one record it leaves.
+
+    run(Scenario(...), switches)            the lab's harness, in process        -> Run
+    run(harness_function, script, prompt)   a function written to the wire       -> Record
+    run(["python", "agent.py"], script)     any program, over loopback           -> Record
+
+The lab's harness over loopback is a program like any other: `python -m lab.probe.own_harness`.
+`wire` builds the lab's harness on the fake API (or on a client it is given: a real model, a
+loopback URL) without running it, for callers that step it themselves (the notebooks' Stepper,
+live mode, the own-harness program). Whatever runs, a `Tap` in front of the fake API writes the
+requests as sent, when they were sent and what the fake answered, so the promises
+(lab/promises.py) judge every kind of run from the same Record.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from lab.model.script import Responder, Step
+from lab.record import Ending, Record, Tap, WatchedModel
+from lab.scenario import Run, Scenario, Wired, run_scenario, wire
+
+if TYPE_CHECKING:
+    import anthropic
+
+
+__all__ = [
+    "ClientFactory",
+    "WireHarness",
+    "Wired",
+    "run",
+    "run_function",
+    "run_program",
+    "run_scenario",
+    "wire",
+    "with_sdk_retries",
+    "without_sdk_retries",
+]
+
+WireHarness = Callable[[Any, str], object]  # (anthropic.Anthropic client, prompt) -> anything
+ClientFactory = Callable[[Callable[..., Any]], Any]  # the fake's handler -> a client for it
+PROGRAM_TIMEOUT_S = 60.0
+
+
+# ---------------------------------------------------------------- a function, a program
+def without_sdk_retries(handler: Callable[..., Any]) -> anthropic.Anthropic:
+    """A client on the fake for a loop that owns its retries: the real SDK, its own retries off
+    (max_retries=0), so every fault the script plays reaches the harness once, as a loop that
+    owns its retries expects (the lab's own harness is built this way)."""
+    from lab.model.client import make_client
+
+    return make_client(handler)  # type: ignore[arg-type]
+
+
+def with_sdk_retries(handler: Callable[..., Any]) -> anthropic.Anthropic:
+    """The SDK as an application gets it: its default retries (2, with backoff and
+    retry-after) on, as a program under `lab probe` has them."""
+    import anthropic
+    import httpx2
+
+    from lab.model.client import FAKE_BASE_URL
+
+    transport = httpx2.MockTransport(handler)
+    return anthropic.Anthropic(
+        api_key="sk-lab-fake",
+        base_url=FAKE_BASE_URL,
+        http_client=httpx2.Client(transport=transport),
+    )
+
+
+def run_function(
+    harness: WireHarness,
+    script: Sequence[Step] | Responder,
+    prompt: str = "Please help.",
+    *,
+    client: ClientFactory = with_sdk_retries,
+    serve: Callable[[Tap], Callable[..., Any]] | None = None,
+) -> Record:
+    """Run `harness(client, prompt)` against the fake API playing `script`; `serve` may wrap
+    the fake (the probe's Recorder does) before the tap, `client` builds the client."""
+    from lab.model.fake_api import FakeMessagesAPI
+
+    api = FakeMessagesAPI(WatchedModel(script))
+    tap = Tap(api)
+    handler: Callable[..., Any] = serve(tap) if serve is not None else tap
+    try:
+        harness(client(handler), prompt)
+        ending = Ending("returned")
+    except Exception as error:
+        ending = Ending("raised", True, " ".join(f"{type(error).__name__}: {error}".split()))
+    return Record(requests=list(tap.requests), ending=ending)
+
+
+def run_program(
+    argv: Sequence[str],
+    script: Sequence[Step] | Responder,
+    *,
+    cwd: str | None = None,
+    timeout: float = PROGRAM_TIMEOUT_S,
+) -> Record:
+    """Run a program with ANTHROPIC_BASE_URL pointing at the fake API on 127.0.0.1, in `cwd`
+    (by default a fresh temporary folder, removed afterwards: nothing lands where you stand)."""
+    from lab.model.fake_api import FakeMessagesAPI
+    from lab.model.server import FakeServer
+
+    tap = Tap(FakeMessagesAPI(WatchedModel(script)))
+    with FakeServer(tap) as server, tempfile.TemporaryDirectory(prefix="lab-run-") as scratch:
+        env = {**os.environ, "ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "sk-lab-fake"}
+        try:
+            done = subprocess.run(
+                list(argv),
+                cwd=cwd or scratch,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+            )
+        except subprocess.TimeoutExpired:
+            ending = Ending("timeout", True, f"timed out after {timeout:g} s (stopped)")
+        else:
+            lines = done.stderr.strip().splitlines()
+            line = f"exit status {done.returncode}" + (f": {lines[-1]}" if lines else "")
+            ending = Ending(f"exit {done.returncode}", done.returncode != 0, line)
+    return Record(requests=list(tap.requests), ending=ending)
+
+
+def run(target: Scenario | WireHarness | Sequence[str], *args: Any, **options: Any) -> Run | Record:
+    """The one entry: a Scenario runs the lab's harness in process (-> Run, whose `.record`
+    is the Record); a function runs in process with a client (-> Record); an argv runs as a
+    program over loopback (-> Record)."""
+    if isinstance(target, Scenario):
+        return run_scenario(target, *args, **options)
+    if callable(target):
+        return run_function(target, *args, **options)
+    return run_program(target, *args, **options)
