@@ -3,8 +3,7 @@
 Each Python peer is one small module, the minimal idiomatic program for its framework, run as
 `python -m lab.probe.peers.<module> PROMPT`; each Node peer is one small program in `node/`, run as
 `node node/<program>.mjs PROMPT` with its npm packages from the lab's folder; Claude Code is the
-real CLI. Importing this table
-imports no framework: a target is only how to start the program.
+real CLI. Importing this table imports no framework: a target is only how to start the program.
 """
 
 from __future__ import annotations

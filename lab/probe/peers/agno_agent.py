@@ -1,6 +1,6 @@
 """Peer: an Agno `Agent` on its Anthropic model (`agno.models.anthropic.Claude`), `run`.
 
-Agno reports a failed run in the run's output (status "error") instead of raising; the program
+Agno reports a failed run in the run's output (status ERROR) instead of raising; the program
 turns that into exit status 1, as a harness author would. Mode: not streamed by default;
 `run(stream=True)` when the probe asks for streams. Telemetry is off in the code and by its
 target's AGNO_TELEMETRY=false.
