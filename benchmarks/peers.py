@@ -5,7 +5,8 @@
 One run is the simple script (the harmless call, then "done.") against the fake API on loopback.
 Everything runs inside a network namespace with only loopback (re-entered with `unshare -n`
 where allowed). Prints a table and the serial cost of 14 probe cases per peer: a cold start per
-case, so the lead can plan the probe's budget (every Python peer x every case, on 2 cores).
+case, so the lead can plan the probe's budget (every peer x every case, on 2 cores; Python peers
+also warm, Node peers always cold).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from lab.probe.peers import PEERS
 
 CASES = 14
 INSIDE = "LAB_PEERS_BENCH_INSIDE"
+# How the model ends a run: a text answer, or the harness's own final tool (smolagents).
+FINAL = {"smolagents": turn(tool_use("final_answer", {"answer": "done."}))}
 
 
 def timed(command: list[str], **options: object) -> tuple[float, float]:
@@ -52,7 +55,8 @@ def one_run(name: str) -> tuple[float, float]:
         (folder / "notes.txt").write_text("canary\n")
         tool, raw = target.call
         call = tool_use(tool, json.loads(raw.replace("{dir}", str(folder))))
-        api = FakeMessagesAPI(ScriptedModel([turn(call), turn("done.")]))
+        final = FINAL.get(name, turn("done."))
+        api = FakeMessagesAPI(ScriptedModel([turn(call), final]))
         with FakeServer(api) as server:
             env = {
                 "PATH": "/usr/bin:/bin",
@@ -87,11 +91,13 @@ def measure(repeat: int) -> None:
         warm = start[1] + CASES * max(run[1] - start[1], 0.0)
         if module:
             cold_total, warm_total = cold_total + cold, warm_total + warm
+        else:  # a Node program starts cold every time
+            cold_total, warm_total = cold_total + cold, warm_total + cold
         print(
             f"{name:22} {start[1]:5.2f} cpu {start[0]:5.2f} wall "
             f"{run[1]:5.2f} cpu {run[0]:5.2f} wall   {cold:6.1f} / {warm:6.1f}"
         )
-    print(f"every Python peer x {CASES} cases, CPU s: cold {cold_total:.0f}, warm {warm_total:.0f}")
+    print(f"every peer x {CASES} cases, CPU s: cold {cold_total:.0f}, warm {warm_total:.0f}")
     print(f"on 2 cores at best: cold {cold_total / 2:.0f} s, warm {warm_total / 2:.0f} s")
 
 

@@ -28,13 +28,13 @@ from lab.model import FakeMessagesAPI, ScriptedModel, tool_use, turn
 from lab.model.server import FakeServer
 from lab.probe.peers import PEERS
 from lab.probe.peers.install import (
-    CLAUDE_CODE_PACKAGE,
-    CLAUDE_CODE_VERSION,
     COMMANDS,
+    NPM_PEERS,
     PIP_PEERS,
     add_parser,
     install,
     installed_version,
+    npm_missing,
     peers_home,
 )
 from lab.probe.peers.program import read_file, run
@@ -43,13 +43,17 @@ ROOT = Path(__file__).resolve().parent.parent
 CANARY = "canary-5d41402a"
 PROMPT = "Read notes.txt and tell me what it says."
 
-# The model's side of each run, given the target's harmless call.
+# The model's side of each run, given the target's harmless call and the answer that ends a run.
 SHAPES = {
     # the call, then "done." (each turn's stop_reason follows its content)
-    "read": lambda call: [turn("Reading.", call), turn("done.")],
+    "read": lambda call, final: [turn("Reading.", call), final],
     # the seed's D1: the same call, but the answer declares end_turn
-    "d1": lambda call: [turn("Reading.", call, stop_reason="end_turn"), turn("done.")],
+    "d1": lambda call, final: [turn("Reading.", call, stop_reason="end_turn"), final],
 }
+
+# How the model ends a run: a text answer, or, for a harness that ends only through its own tool
+# (smolagents forces a tool call every turn), that tool's call.
+FINAL = {"smolagents": turn(tool_use("final_answer", {"answer": "done."}))}
 
 # Whether the D1 call ran (its result came back), as reference/peers.md recorded it by hand.
 D1_CALL_RUNS = {
@@ -58,6 +62,12 @@ D1_CALL_RUNS = {
     "langgraph-react": True,
     "langchain-agent": True,
     "openai-agents": True,
+    "smolagents": True,
+    "agno": False,  # decides by stop_reason when not streaming: the call is dropped
+    "haystack": True,
+    "ai-sdk": True,
+    "anthropic-ts-tool-runner": False,  # the TypeScript runner decides by stop_reason too
+    "langchain-js": True,
     "claude-code": True,
 }
 
@@ -74,7 +84,8 @@ def session(name: str, shape: str, scratch: Path) -> None:
     (folder / "notes.txt").write_text(f"The canary is {CANARY}.\n")
     tool, raw_input = target.call
     call = tool_use(tool, json.loads(raw_input.replace("{dir}", str(folder))))
-    api = FakeMessagesAPI(ScriptedModel(SHAPES[shape](call)))
+    final = FINAL.get(name, turn("done."))
+    api = FakeMessagesAPI(ScriptedModel(SHAPES[shape](call, final)))
     with FakeServer(api) as server:
         env = {
             "PATH": "/usr/bin:/bin",
@@ -161,6 +172,14 @@ def carries_canary(result: dict) -> bool:
     return CANARY in (content or "")
 
 
+def canary_came_back(requests: list[dict]) -> bool:
+    """The call ran: its canary came back in a tool_result, or (a harness that writes its history
+    as text, like smolagents' "Observation: ...") anywhere in a later request."""
+    return any(carries_canary(r) for r in results(requests)) or any(
+        CANARY in json.dumps(request["messages"]) for request in requests
+    )
+
+
 @pytest.mark.parametrize("name", list(PEERS))
 def test_peer_runs_the_harmless_call_and_finishes(name: str, logs: dict) -> None:
     if not installed(name):
@@ -168,7 +187,7 @@ def test_peer_runs_the_harmless_call_and_finishes(name: str, logs: dict) -> None
     log = logs[name, "read"]
     assert log["exit"] == 0, log["stderr"]
     assert "done." in log["stdout"]
-    assert any(carries_canary(r) for r in results(log["requests"])), "the canary never came back"
+    assert canary_came_back(log["requests"]), "the canary never came back"
     last = len(log["requests"]) - 1
     assert last not in log["rejected"], "the fake API rejected the peer's last request"
 
@@ -179,7 +198,7 @@ def test_peer_on_the_d1_shape_does_what_peers_md_recorded(name: str, logs: dict)
         return
     log = logs[name, "d1"]
     assert log["exit"] == 0, log["stderr"]
-    ran = any(carries_canary(r) for r in results(log["requests"]))
+    ran = canary_came_back(log["requests"])
     assert ran is D1_CALL_RUNS[name]
     if not ran:  # it stopped at the declaration: one request, and the run "succeeded"
         assert len(log["requests"]) == 1
@@ -201,6 +220,9 @@ def test_a_missing_peer_names_the_command_that_installs_it(monkeypatch, tmp_path
     monkeypatch.setenv("HARNESS_LAB_HOME", str(tmp_path))
     assert peers_home() == tmp_path / "peers"
     assert PEERS["claude-code"].missing() == "not installed: lab peers install claude-code"
+    for name in NPM_PEERS:
+        expected = f"not installed: lab peers install {name}"
+        assert PEERS[name].missing() == npm_missing(name) == expected
     assert installed_version("npm:@anthropic-ai/claude-code") is None
     assert installed_version("no-such-distribution-here") is None
     assert f"not installed: {PIP_PEERS}" == "not installed: pip install 'harness-lab[peers]'"
@@ -212,7 +234,8 @@ def test_lab_peers_install_refuses_what_it_does_not_install(capsys) -> None:
     lines = capsys.readouterr().err.splitlines()
     assert lines == [
         "lab: error: pydantic-ai is a Python peer: pip install 'harness-lab[peers]'",
-        "lab: error: unknown peer 'nonesuch' (lab peers install knows: claude-code)",
+        "lab: error: unknown peer 'nonesuch' (lab peers install knows: claude-code, ai-sdk,"
+        " anthropic-ts-tool-runner, langchain-js, all)",
     ]
 
 
@@ -233,7 +256,7 @@ def test_readme_peer_installs_are_what_ci_runs() -> None:
     commands = [line for line in block.splitlines() if line.strip()]
     assert commands == [
         ".venv/bin/pip install -q -e '.[peers]'",
-        ".venv/bin/lab peers install claude-code",
+        ".venv/bin/lab peers install all",
     ]
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
     assert all(command in ci for command in commands)
@@ -254,7 +277,9 @@ def test_readme_peer_table_shows_the_pinned_versions() -> None:
     shown = " ".join(rows.values())
     for name, version in pins.items():
         assert f"{name} {version}" in shown
-    assert f"{CLAUDE_CODE_PACKAGE} {CLAUDE_CODE_VERSION}" in rows["claude-code"]
+    for name, packages in NPM_PEERS.items():
+        for package, version in packages.items():
+            assert f"{package} {version}" in rows[name]
 
 
 # ------------------------------------------------------------------ the peers' shared glue
@@ -266,6 +291,31 @@ def test_the_read_file_tool_reads_inside_the_working_folder_only(monkeypatch, tm
     assert read_file("notes.txt") == CANARY
     with pytest.raises(ValueError, match="outside the working folder"):
         read_file("../secret.txt")
+
+
+def test_a_node_peer_that_throws_exits_1_with_the_errors_own_line(tmp_path: Path) -> None:
+    # The probe shows a program's last error line; Node's own last line is its version banner.
+    program = (ROOT / "lab" / "probe" / "peers" / "node" / "program.mjs").as_uri()
+    script = tmp_path / "failing.mjs"
+    script.write_text(
+        f"import {{ run }} from '{program}';\n"
+        "await run(async (p) => { throw new TypeError(`no luck with ${p}\\nsecond`); });\n"
+    )
+    node = shutil.which("node")
+    assert node is not None or not os.environ.get("CI"), "CI installs node (npm)"
+    if node is None:
+        return
+    done = subprocess.run([node, str(script), "hello"], capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", "TypeError: no luck with hello\n")
+
+
+def test_every_node_peer_ships_its_program() -> None:
+    for name in NPM_PEERS:
+        if name == "claude-code":
+            continue
+        argv = PEERS[name].argv("the prompt", Path("."))
+        assert Path(argv[1]).is_file() and argv[1].endswith(".mjs") and argv[-1] == "the prompt"
+        assert PEERS[name].env["LAB_PEER_NODE_MODULES"].endswith(f"{name}/node_modules")
 
 
 def test_a_peer_that_raises_exits_1_with_one_line(monkeypatch, capsys) -> None:

@@ -1,18 +1,26 @@
 """The built-in peers: harnesses other people wrote, each started as a program against the fake API.
 
 Each Python peer is one small module, the minimal idiomatic program for its framework, run as
-`python -m lab.probe.peers.<module> PROMPT`; Claude Code is the real CLI. Importing this table
-imports no framework: a target is only how to start the program.
+`python -m lab.probe.peers.<module> PROMPT`; each Node peer is one small program in `node/`, run as
+`node node/<program>.mjs PROMPT` with its npm packages from the lab's folder; Claude Code is the
+real CLI. Importing this table imports no framework: a target is only how to start the program.
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 
 from lab.probe.peers.claude_code import CLAUDE_CODE
-from lab.probe.peers.install import PIP_PEERS, installed_version
+from lab.probe.peers.install import (
+    NPM_PEERS,
+    PIP_PEERS,
+    installed_version,
+    npm_missing,
+    peer_modules,
+)
 from lab.probe.target import Target
 
 
@@ -38,6 +46,26 @@ def python_peer(
         env=env or {},
         distributions=distributions,
         missing=missing,
+        about=about,
+    )
+
+
+NODE_PROGRAMS = Path(__file__).parent / "node"
+
+
+def node_peer(name: str, program: str, about: str, env: Mapping[str, str] | None = None) -> Target:
+    """A peer program in `node/`, run by the machine's node on the packages `lab peers install
+    NAME` put in the lab's folder (NAME's entry in install.NPM_PEERS)."""
+
+    def argv(prompt: str, folder: Path) -> list[str]:
+        return [shutil.which("node") or "node", str(NODE_PROGRAMS / program), prompt]
+
+    return Target(
+        name=name,
+        argv=argv,
+        env={"LAB_PEER_NODE_MODULES": str(peer_modules(name)), **(env or {})},
+        distributions=tuple(f"npm:{package}" for package in NPM_PEERS[name]),
+        missing=lambda: npm_missing(name),
         about=about,
     )
 
@@ -76,6 +104,44 @@ PEERS: dict[str, Target] = {
             "the OpenAI Agents SDK on an Anthropic model through LiteLLM, run_sync",
             # Both libraries reach for the network on their own unless told not to.
             env={"OPENAI_AGENTS_DISABLE_TRACING": "1", "LITELLM_OFFLINE_MODE": "true"},
+        ),
+        python_peer(
+            "smolagents",
+            "smolagents_agent",
+            ("smolagents", "litellm"),
+            "a smolagents ToolCallingAgent on an Anthropic model through LiteLLM, run",
+            env={"LITELLM_OFFLINE_MODE": "true"},
+        ),
+        python_peer(
+            "agno",
+            "agno_agent",
+            ("agno", "anthropic"),
+            "an Agno Agent on its Claude model, run",
+            env={"AGNO_TELEMETRY": "false"},
+        ),
+        python_peer(
+            "haystack",
+            "haystack_agent",
+            ("haystack-ai", "anthropic-haystack", "anthropic"),
+            "a Haystack Agent on its Anthropic chat generator, run",
+            env={"HAYSTACK_TELEMETRY_ENABLED": "False"},
+        ),
+        node_peer(
+            "ai-sdk",
+            "ai_sdk.mjs",
+            "the Vercel AI SDK on its Anthropic provider, generateText with stopWhen",
+        ),
+        node_peer(
+            "anthropic-ts-tool-runner",
+            "anthropic_ts_tool_runner.mjs",
+            "the TypeScript SDK's beta tool runner, default settings (message threads on)",
+        ),
+        node_peer(
+            "langchain-js",
+            "langchain_js.mjs",
+            "LangChain.js's createAgent on ChatAnthropic, invoke",
+            # LangSmith tracing is off unless asked for; said here so no setting can turn it on.
+            env={"LANGSMITH_TRACING": "false", "LANGCHAIN_TRACING_V2": "false"},
         ),
         CLAUDE_CODE,
     )

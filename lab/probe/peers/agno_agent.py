@@ -1,0 +1,47 @@
+"""Peer: an Agno `Agent` on its Anthropic model (`agno.models.anthropic.Claude`), `run`.
+
+Agno reports a failed run in the run's output (status ERROR) instead of raising; the program
+turns that into exit status 1, as a harness author would. Mode: not streamed by default;
+`run(stream=True)` when the probe asks for streams. Telemetry is off in the code and by its
+target's AGNO_TELEMETRY=false.
+"""
+
+from collections.abc import Iterator
+
+from agno.agent import Agent
+from agno.models.anthropic import Claude
+from agno.run.agent import RunErrorEvent, RunOutput
+from agno.run.base import RunStatus
+
+from lab.probe.peers.program import MAX_TOKENS, MAX_TURNS, MODEL, read_file, run, streamed
+
+
+def last_output(events: Iterator[object]) -> RunOutput:
+    """The run's output at the end of its event stream; a failed run ends in a RunErrorEvent."""
+    for event in events:
+        if isinstance(event, RunErrorEvent):
+            raise RuntimeError(f"run failed: {event.content}")
+        if isinstance(event, RunOutput):
+            return event
+    raise RuntimeError("the run's event stream ended without its output")
+
+
+def agent(prompt: str) -> str:
+    # The SDK client under it reads ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY from the environment.
+    assistant = Agent(
+        model=Claude(id=MODEL, max_tokens=MAX_TOKENS),
+        tools=[read_file],
+        tool_call_limit=MAX_TURNS,
+        telemetry=False,
+    )
+    if streamed(default=False):
+        output = last_output(assistant.run(prompt, stream=True, yield_run_output=True))
+    else:
+        output = assistant.run(prompt)
+    if output.status != RunStatus.completed:
+        raise RuntimeError(f"run {output.status}: {output.content}")
+    return str(output.content)
+
+
+if __name__ == "__main__":
+    run(agent)

@@ -1,0 +1,34 @@
+"""Peer: a Haystack `Agent` on its Anthropic chat generator (anthropic-haystack), `run`.
+
+Mode: not streamed by default; with a `streaming_callback` (the generator then streams) when the
+probe asks for streams. Its target sets HAYSTACK_TELEMETRY_ENABLED=False: Haystack otherwise
+sends usage events.
+"""
+
+from haystack.components.agents import Agent
+from haystack.dataclasses import ChatMessage, StreamingChunk
+from haystack.tools import create_tool_from_function
+from haystack_integrations.components.generators.anthropic import AnthropicChatGenerator
+
+from lab.probe.peers.program import MAX_TOKENS, MAX_TURNS, MODEL, read_file, run, streamed
+
+
+def show(chunk: StreamingChunk) -> None:
+    pass  # a real harness would print the text as it comes
+
+
+def agent(prompt: str) -> str:
+    # The SDK client under it reads ANTHROPIC_BASE_URL (and the key) from the environment.
+    generator = AnthropicChatGenerator(model=MODEL, generation_kwargs={"max_tokens": MAX_TOKENS})
+    assistant = Agent(
+        chat_generator=generator,
+        tools=[create_tool_from_function(read_file)],
+        max_agent_steps=MAX_TURNS,
+        streaming_callback=show if streamed(default=False) else None,
+    )
+    result = assistant.run(messages=[ChatMessage.from_user(prompt)])
+    return result["last_message"].text or ""
+
+
+if __name__ == "__main__":
+    run(agent)

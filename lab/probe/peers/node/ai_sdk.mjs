@@ -1,0 +1,38 @@
+// Peer: the Vercel AI SDK (`ai`) on its Anthropic provider (`@ai-sdk/anthropic`), a tool loop
+// with `stopWhen: stepCountIs(N)`.
+//
+// Mode: not streamed by default (`generateText`); `streamText` when the probe asks for streams.
+// The provider's base URL includes /v1 (its default is https://api.anthropic.com/v1).
+
+import { MAX_TOKENS, MAX_TURNS, MODEL, READ_FILE, load, readFile, run, streamed } from './program.mjs';
+
+const { generateText, streamText, stepCountIs, tool } = await load('ai');
+const { createAnthropic } = await load('@ai-sdk/anthropic');
+const { z } = await load('zod');
+
+async function agent(prompt) {
+  const anthropic = createAnthropic({ baseURL: `${process.env.ANTHROPIC_BASE_URL}/v1` });
+  const options = {
+    model: anthropic(MODEL),
+    maxOutputTokens: MAX_TOKENS,
+    tools: {
+      [READ_FILE.name]: tool({
+        description: READ_FILE.description,
+        // zod, as the SDK's docs write tools: the SDK validates each call's input against it.
+        inputSchema: z.object({ path: z.string().describe(READ_FILE.schema.properties.path.description) }),
+        execute: async ({ path }) => readFile(path),
+      }),
+    },
+    stopWhen: stepCountIs(MAX_TURNS),
+    prompt,
+  };
+  if (!streamed(false)) return (await generateText(options)).text;
+  let failure;
+  // streamText reports a failed call to onError and ends the stream; the error is the run's end.
+  const result = streamText({ ...options, onError: ({ error }) => { failure = error; } });
+  const text = await result.text;
+  if (failure) throw failure;
+  return text;
+}
+
+await run(agent);

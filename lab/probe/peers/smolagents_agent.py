@@ -1,0 +1,46 @@
+"""Peer: a smolagents `ToolCallingAgent` on an Anthropic model through LiteLLM (`LiteLLMModel`).
+
+smolagents keeps its own memory and writes the history as text: each earlier call goes back as an
+assistant message "Calling tools: [...]" and each result as a user message "Observation: ...";
+a run ends when the model calls the agent's own `final_answer` tool (or answers in plain text).
+Mode: not streamed by default (`agent.run`); `stream_outputs=True` when the probe asks for streams.
+Its target sets LITELLM_OFFLINE_MODE: LiteLLM would otherwise fetch its model-price table.
+"""
+
+import os
+
+from smolagents import LiteLLMModel, ToolCallingAgent, tool
+
+from lab.probe.peers import program
+from lab.probe.peers.program import MAX_TOKENS, MAX_TURNS, MODEL, run, streamed
+
+
+@tool
+def read_file(path: str) -> str:
+    """Read a text file in the working folder and return its text.
+
+    Args:
+        path: the file's path, relative to the working folder.
+    """
+    return program.read_file(path)
+
+
+def agent(prompt: str) -> str:
+    model = LiteLLMModel(
+        model_id=f"anthropic/{MODEL}",
+        api_base=os.environ["ANTHROPIC_BASE_URL"],
+        api_key=os.environ["ANTHROPIC_API_KEY"],
+        max_tokens=MAX_TOKENS,
+    )
+    assistant = ToolCallingAgent(
+        tools=[read_file],
+        model=model,
+        max_steps=MAX_TURNS,
+        stream_outputs=streamed(default=False),
+        verbosity_level=0,  # its rich step panels would only fill the probe's evidence
+    )
+    return str(assistant.run(prompt))
+
+
+if __name__ == "__main__":
+    run(agent)
