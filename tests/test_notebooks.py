@@ -214,3 +214,28 @@ def test_the_notebooks_name_only_experiments_that_exist():
     for path in NOTEBOOKS:
         for named in re.findall(r'(?:experiment|outcome)\("([^"]+)"\)', path.read_text("utf-8")):
             assert named in ids, (path.name, named)
+
+
+def hidden_steps(source: str) -> list[str]:
+    """`x.step()` statements whose turn a notebook never shows: only a cell's last expression
+    is displayed, so a bare step before it runs a turn nobody sees."""
+    body = ast.parse(source).body
+    return [
+        ast.unparse(node)
+        for node in body[:-1]
+        if isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Attribute)
+        and node.value.func.attr == "step"
+    ]
+
+
+def test_the_gates_notebook_shows_the_turn_its_question_asks_about():
+    assert hidden_steps("door.step()\ndoor.step()\n") == ["door.step()"]
+    assert hidden_steps("for _ in range(3):\n    display(door.step())\n") == []
+    (cell,) = [
+        c.source
+        for c in cells(ROOT / "notebooks" / "04_gates_M4.py")
+        if c.cell_type == "code" and "Stepper(" in c.source
+    ]
+    assert hidden_steps(cell) == []  # M4.1 asks which gate stops `rm -rf /`: turn 2
