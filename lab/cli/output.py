@@ -17,10 +17,12 @@ def check_output_path(path: Path, flag: str, suffixes: tuple[str, ...] = ()) -> 
     and a file can really be created there (tried and removed at once: `os.access` says yes to
     root on /proc). `suffixes`: the endings the file name must have, if any."""
     where = f"{flag} {path}"
-    if suffixes and path.suffix.lower() not in suffixes:
-        raise UsageError(f"{where}: the file name must end in {' or '.join(suffixes)}")
     if path.is_dir():
         raise UsageError(f"{where}: is a folder; name a file inside it")
+    if path.exists() and not path.is_file():  # /dev/null, a pipe: the rename would replace it
+        raise UsageError(f"{where}: is not a regular file")
+    if suffixes and path.suffix.lower() not in suffixes:
+        raise UsageError(f"{where}: the file name must end in {' or '.join(suffixes)}")
     if not path.parent.is_dir():
         raise UsageError(f"{where}: no folder {path.parent}")
     try:
