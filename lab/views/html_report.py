@@ -10,7 +10,7 @@ from lab.views.panorama import panorama_svg
 from lab.views.report import flips_text, grade_label, show
 from lab.views.rich_html import to_html
 
-WIDTH = 150  # characters per line of a transcript on the page
+WIDTH = transcript.SIDE_BY_SIDE_WIDTH  # characters per line of a transcript on the page
 
 # The claims table's column heads.
 HEAD = {
