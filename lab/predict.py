@@ -58,7 +58,8 @@ WORDS = {
         "ask": "{id} {observable}：之前 {before}；之后？",
         "eof": "--predict 从标准输入为每个观测量读一个答案；输入在 {id} {observable} 之前就结束了"
         "（请在终端里运行，或用管道送入答案）",
-        "bad": "{id} {observable}：{answer!r} 不是一个值；请回答 True/False、数字、词语或 (1, 2) 这样的元组",
+        "bad": "{id} {observable}：{answer!r} 不是一个值；"
+        "请回答 True/False、数字、词语或 (1, 2) 这样的元组",
         "observable": "观测量",
         "before": "之前",
         "after": "之后",

@@ -88,12 +88,18 @@ def seed_checks():
 
 
 # A seed of the test's own: the checker is checked here, the real seed in .ci/run.
-SEED = "【三】**传送带**：模型的回答里只要还有 tool_use，循环就继续。\n门禁先拒绝，再询问，最后放行。\n"
+SEED = (
+    "【三】**传送带**：模型的回答里只要还有 tool_use，循环就继续。\n"
+    "门禁先拒绝，再询问，最后放行。\n"
+)
 
 
 def test_the_seed_check_finds_a_quote_the_seed_does_not_hold():
     checks = seed_checks()
-    right = "> **类比**：模型的回答里只要还有 tool_use，循环就继续。\n\n> 门禁先拒绝，再询问……最后放行。\n"
+    right = (
+        "> **类比**：模型的回答里只要还有 tool_use，循环就继续。\n\n"
+        "> 门禁先拒绝，再询问……最后放行。\n"
+    )
     assert checks.problems("01_x.py", right, SEED) == []
     wrong = right.replace("循环就继续", "循环就停下")
     assert checks.problems("01_x.py", wrong, SEED) == [

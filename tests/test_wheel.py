@@ -36,7 +36,9 @@ def readme_commands() -> set[str]:
 def test_the_wheel_check_runs_every_command_of_the_readme_table():
     ran = {argv[0] for argv, _, _ in wheel_check().COMMANDS.values()}
     assert readme_commands() and readme_commands() <= ran
-    assert {"--init", "--list"} <= {w for argv, _, _ in wheel_check().COMMANDS.values() for w in argv}
+    assert {"--init", "--list"} <= {
+        w for argv, _, _ in wheel_check().COMMANDS.values() for w in argv
+    }
 
 
 def test_the_wheel_carries_the_starters_and_the_notebooks():

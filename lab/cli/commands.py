@@ -229,7 +229,9 @@ def init_exercise(args: argparse.Namespace, out: Console) -> int:
     if not target.exists():
         check_output_path(target, "--file" if args.file else "--init")
     written = exercises.init(args.exercise, target)
-    out.print(f"wrote {written}: edit it, then `lab check {args.exercise}` checks it", soft_wrap=True)
+    out.print(
+        f"wrote {written}: edit it, then `lab check {args.exercise}` checks it", soft_wrap=True
+    )
     return EXIT_OK
 
 

@@ -18,7 +18,7 @@ import tempfile
 import threading
 import traceback
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from lab import __version__
 from lab.cli import commands, probe
@@ -85,7 +85,8 @@ def console() -> Console:
     terminal = Output(highlight=False)
     if terminal.is_terminal:
         return terminal
-    return Output(highlight=False, file=Unpadded(sys.stdout), width=terminal.width)
+    unpadded = cast(IO[str], Unpadded(sys.stdout))
+    return Output(highlight=False, file=unpadded, width=terminal.width)
 
 
 class GuardedStdout:

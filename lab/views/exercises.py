@@ -48,7 +48,7 @@ def results_view(exercise: Exercise, path: Path, results: list[Result], lang: st
 
 def list_view(lang: str = "en", ids: list[str] | None = None) -> RenderableType:
     """The teacher's view: every exercise (or those of `ids`), its starter file and what each
-    check runs; a table from 120 columns, stacked below."""
+    check runs; a table from 160 columns, stacked below."""
     chosen = [exercise_named(id) for id in ids] if ids else list(EXERCISES.values())
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_lines=True)
     for column in ("exercise", "file", "check", "how it is checked"):
@@ -80,4 +80,4 @@ def list_view(lang: str = "en", ids: list[str] | None = None) -> RenderableType:
             stacked.append(Padding(Text(f"checked by: {item.teacher}", "dim"), (0, 0, 0, 4)))
         stacked.append(Text(""))
     table.caption = "`lab check EXERCISE --init` copies an exercise's file into this folder"
-    return ByWidth(table, Group(*stacked), at=120)
+    return ByWidth(table, Group(*stacked), at=160)

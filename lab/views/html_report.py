@@ -4,6 +4,7 @@ table with evidence grades, and every experiment's two runs side by side, the br
 from __future__ import annotations
 
 import html
+
 from lab.experiment import MECHANISMS, Outcome
 from lab.views import transcript
 from lab.views.panorama import panorama_svg
