@@ -18,7 +18,7 @@ EXPERIMENT = Experiment(
     },
     grade="beyond",
     source="beyond the seed: real streams declare tool_use with no tool block "
-    '(earendil-works/pi #9681, askui/python-sdk #278); the API"s empty-content '
+    "(earendil-works/pi #9681, askui/python-sdk #278); the API's empty-content "
     "400",
     flips={"trust_stop_reason": True},
     scenario=Scenario(

@@ -23,6 +23,10 @@ class UsageError(InputError):
     """A bad command line: one readable line, exit 2."""
 
 
+class StdoutError(InputError):
+    """stdout cannot take the output (closed, a full disk): one line, exit 2."""
+
+
 def at_least_one(text: str) -> int:
     """An argparse type: a whole number >= 1 (argparse names the option in its error)."""
     try:

@@ -1,5 +1,6 @@
-"""Exercises with hidden checks: the student edits a starter file in exercises/, `lab check ID`
-runs it against scenarios the student does not see and says pass or fail with a hint.
+"""Exercises with hidden checks: the student edits a starter file (`lab check ID --init` copies it
+into the current folder; a checkout also has them in exercises/), `lab check ID` runs it against
+scenarios the student does not see and says pass or fail with a hint.
 
 One exercise per mechanism. A check returns None when it passes, else a hint that points at the
 idea without giving the answer away; `lab check --list` shows the teacher what each one checks.
@@ -15,12 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
-
-from rich import box
-from rich.console import Group, RenderableType
-from rich.padding import Padding
-from rich.table import Table
-from rich.text import Text
 
 from lab.harness.permissions import Permissions
 from lab.harness.tools import ContractError, Tool, ToolRegistry
@@ -64,7 +59,7 @@ class Check:
 class Exercise:
     id: str
     mechanism: str
-    file: str  # the starter file in exercises/
+    file: str  # the starter file's name (in exercises/, and in the wheel's lab/starters)
     defines: str  # the name the student's file must define
     title: Mapping[str, str]
     checks: tuple[Check, ...]
@@ -121,7 +116,8 @@ def m1_trusting_loses(module: ModuleType) -> str | None:
     if tool_calls_dropped(run) == 0:
         return (
             "The trusting loop dropped no call. What exactly does it read to decide whether to go "
-            "on, and can an answer say one thing while holding another? (notebook 01)"
+            "on, and can an answer say one thing while holding another? (notebook 01; "
+            "`lab notebooks` writes the notebooks out)"
         )
     if reads_report(run):
         return "The trusting loop lost a call, but not the one that reads report.md."
@@ -491,9 +487,37 @@ class Result:
 
 
 def starter_path(exercise: Exercise, here: Path | None = None) -> Path:
-    """The student's copy: ./exercises/FILE if there is one, else the lab's own starter."""
-    local = (here or Path.cwd()) / "exercises" / exercise.file
-    return local if local.is_file() else starters_dir() / exercise.file
+    """The student's copy: ./FILE (what `--init` wrote) or ./exercises/FILE (a checkout) if
+    there is one, else the lab's own starter."""
+    here = here or Path.cwd()
+    for local in (here / exercise.file, here / "exercises" / exercise.file):
+        if local.is_file():
+            return local
+    return starters_dir() / exercise.file
+
+
+def is_own_starter(path: Path) -> bool:
+    """Whether `path` is the lab's shipped starter (a student checks a copy of it)."""
+    return path.resolve().parent == starters_dir().resolve()
+
+
+def init(id: str, target: Path) -> Path:
+    """Copy the exercise's starter to `target` (never over an existing file); returns it."""
+    exercise = exercise_named(id)
+    if target.exists():
+        raise ExerciseError(f"{target} exists: `lab check {id}` checks it; remove it to start over")
+    try:
+        with open(target, "x", encoding="utf-8") as file:
+            file.write((starters_dir() / exercise.file).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ExerciseError(f"{target}: {error.strerror or error}") from None
+    return target
+
+
+def exercise_named(id: str) -> Exercise:
+    if id not in EXERCISES:
+        raise ExerciseError(f"unknown exercise {id!r}; exercises: {', '.join(EXERCISES)}")
+    return EXERCISES[id]
 
 
 def load(path: Path) -> ModuleType:
@@ -514,10 +538,10 @@ def where(error: BaseException, path: Path) -> str:
 
 def check(id: str, path: Path | None = None) -> list[Result]:
     """Run every check of the exercise on the student's file; each passes or gives a hint."""
-    if id not in EXERCISES:
-        raise ExerciseError(f"unknown exercise {id!r}; exercises: {', '.join(EXERCISES)}")
-    exercise = EXERCISES[id]
+    exercise = exercise_named(id)
     path = (path or starter_path(exercise)).resolve()
+    if path.is_dir():
+        raise ExerciseError(f"{path} is a folder; name the exercise's file ({exercise.file})")
     if not path.is_file():
         raise ExerciseError(f"{path}: no such file")
     try:
@@ -538,53 +562,3 @@ def check(id: str, path: Path | None = None) -> list[Result]:
             hint = f"your code raised {type(error).__name__}: {error} ({where(error, path)})"
         results.append(Result(item, hint))
     return results
-
-
-# -- what `lab check` prints --------------------------------------------------------------------
-WORDS = {
-    "en": {
-        "pass": "✓ pass",
-        "fail": "✗ fail",
-        "hint": "hint",
-        "passed": "{n} of {total} checks pass",
-    },
-    "zh": {
-        "pass": "✓ 通过",
-        "fail": "✗ 未通过",
-        "hint": "提示",
-        "passed": "{total} 项检查中通过 {n} 项",
-    },
-}
-
-
-def results_view(exercise: Exercise, path: Path, results: list[Result], lang: str) -> Group:
-    w = WORDS[lang]
-    lines: list[RenderableType] = [
-        Text.assemble((f"{exercise.id} · {exercise.mechanism} · ", "bold"), exercise.title[lang]),
-        Text(f"  {path}", "dim"),
-    ]
-    for result in results:
-        mark = Text(w["pass"], "green") if result.passed else Text(w["fail"], "bold red")
-        lines.append(Text.assemble("  ", mark, "  ", result.check.name))
-        if result.hint:
-            lines.append(Padding(Text(f"{w['hint']}: {result.hint}", "yellow"), (0, 0, 0, 6)))
-    n = sum(r.passed for r in results)
-    lines.append(Text(w["passed"].format(n=n, total=len(results)), "bold"))
-    return Group(*lines)
-
-
-def list_view(lang: str = "en") -> Table:
-    """The teacher's view: every exercise, its starter file and what each check runs."""
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_lines=True)
-    for column in ("exercise", "file", "check", "how it is checked"):
-        table.add_column(column, overflow="fold")
-    for exercise in EXERCISES.values():
-        for i, item in enumerate(exercise.checks):
-            first = i == 0
-            table.add_row(
-                f"{exercise.id} ({exercise.mechanism})\n{exercise.title[lang]}" if first else "",
-                f"exercises/{exercise.file}\ndefines {exercise.defines}" if first else "",
-                item.name,
-                item.teacher,
-            )
-    return table

@@ -38,6 +38,8 @@ WORDS = {
         "ask": "{id} {observable}: before {before}; after? ",
         "eof": "--predict reads one answer per observable from standard input; it ended before "
         "{id} {observable} (run it in a terminal, or pipe the answers in)",
+        "bad": "{id} {observable}: {answer!r} is not a value; answer True/False, a number, a "
+        "word or a tuple such as (1, 2)",
         "observable": "observable",
         "before": "before",
         "after": "after",
@@ -56,6 +58,8 @@ WORDS = {
         "ask": "{id} {observable}：之前 {before}；之后？",
         "eof": "--predict 从标准输入为每个观测量读一个答案；输入在 {id} {observable} 之前就结束了"
         "（请在终端里运行，或用管道送入答案）",
+        "bad": "{id} {observable}：{answer!r} 不是一个值；"
+        "请回答 True/False、数字、词语或 (1, 2) 这样的元组",
         "observable": "观测量",
         "before": "之前",
         "after": "之后",
@@ -94,6 +98,17 @@ def parse(answer: str) -> Any:
         return ast.literal_eval(answer.strip())
     except (ValueError, SyntaxError):
         return answer.strip()
+
+
+def well_formed(answer: str) -> bool:
+    """An answer is a value: a literal, or plain words. Empty, or brackets and quotes that do not
+    parse (`)))(((`), it is a slip of the keyboard, not a prediction."""
+    text = answer.strip()
+    try:
+        ast.literal_eval(text)
+        return True
+    except (ValueError, SyntaxError):
+        return bool(text) and not any(ch in text for ch in "()[]{}'\"")
 
 
 def shown(value: Any) -> str:
@@ -159,7 +174,8 @@ def check(id: str, prediction: Any, lang: str = "zh", **context: Any) -> Verdict
 
 # -- the command line: lab run --predict ------------------------------------------------------
 class NoMoreInput(Exception):
-    """Standard input ended before every prediction was read."""
+    """Standard input ended before every prediction was read, or held an answer that is not a
+    value (on a terminal the question is asked again instead)."""
 
 
 def read_predictions(
@@ -174,16 +190,25 @@ def read_predictions(
             prompt = w["ask"].format(
                 id=outcome.experiment.id, observable=row.observable, before=shown(row.before)
             )
-            out.print(prompt, end="")
-            line = stdin.readline() if stdin is not None and not stdin.closed else ""
-            if not line:
-                out.print()
-                raise NoMoreInput(
-                    w["eof"].format(id=outcome.experiment.id, observable=row.observable)
+            terminal = stdin is not None and not stdin.closed and stdin.isatty()
+            while True:
+                out.print(prompt, end="")
+                line = stdin.readline() if stdin is not None and not stdin.closed else ""
+                if not line:
+                    out.print()
+                    raise NoMoreInput(
+                        w["eof"].format(id=outcome.experiment.id, observable=row.observable)
+                    )
+                if not terminal:  # piped answers: show each after its question
+                    out.print(line.strip(), highlight=False)
+                if well_formed(line):
+                    break
+                bad = w["bad"].format(
+                    id=outcome.experiment.id, observable=row.observable, answer=line.strip()
                 )
-            # piped answers: show each after its question
-            if stdin is not None and not stdin.isatty():
-                out.print(line.strip(), highlight=False)
+                if not terminal:
+                    raise NoMoreInput(bad)
+                out.print(bad)
             mine.append(parse(line))
         answers.append(mine)
     return answers

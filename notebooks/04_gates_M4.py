@@ -63,10 +63,11 @@ code(course_permissions)
 prediction = ...  # ✎ 你的预测 / your prediction
 
 # %%
+from IPython.display import display
+
 door = Stepper(experiment("D4").scenario, lang=LANG)
-door.step()
-door.step()
-door.step()
+for _ in range(3):  # every turn shown: turn 2 is where a gate decides on `rm -rf /`
+    display(door.step())
 
 # %%
 check("M4.1", prediction, LANG)

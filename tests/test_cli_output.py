@@ -3,6 +3,7 @@ full, `lab switches`, and the JSON of show, compare and switches (the README's s
 
 from __future__ import annotations
 
+import io
 import json
 import re
 
@@ -126,3 +127,55 @@ def test_compare_json_matches_the_table(lab):
     assert shown and {row["id"] for row in report["rows"]} == shown
     assert all(row["as_degraded"] is True for row in report["rows"])
     assert set(report["rows"][0]) == {"id", "observable", "reference", "course", "as_degraded"}
+
+
+def words(text: str) -> set[str]:
+    return set(re.findall(r"[\w.-]+", text))
+
+
+def vocabulary(view) -> set[str]:
+    """Every word a stacked-or-table view can print, each whole: both layouts, unwrapped."""
+    from rich.console import Console
+
+    found: set[str] = set()
+    for layout in (view.wide, view.narrow):
+        console = Console(width=2000, file=io.StringIO(), color_system=None)
+        console.print(layout)
+        found |= words(console.file.getvalue())
+    return found
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("argv", [["switches"], ["check", "--list"]], ids=" ".join)
+def test_tables_stack_at_narrow_widths_and_split_no_word(lab, monkeypatch, width, argv):
+    from lab.views.exercises import list_view
+    from lab.views.report import switches_view
+
+    view = switches_view() if argv == ["switches"] else list_view()
+    monkeypatch.setenv("COLUMNS", str(width))
+    code, out, _ = lab(*argv)
+    assert code == 0
+    assert max(cell_len(line) for line in out.splitlines()) <= width
+    split = words(out) - vocabulary(view)  # a fragment such as `stop_reas` + `on`
+    assert split == set(), sorted(split)[:10]
+    assert len(out.splitlines()) < {"switches": 140, "check": 110}[argv[0]]
+
+
+def test_a_word_split_is_caught():
+    from lab.views.report import switches_view
+
+    known = vocabulary(switches_view())
+    assert "stop_reason" in known and {"stop_reas", "on"} - known == {"stop_reas"}
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["list"], ["run", "D1"], ["show", "D4"], ["switches"], ["check", "--list"],
+     ["compare", "course"], ["check", "m1_lost_call"]],
+    ids=" ".join,
+)  # fmt: skip
+def test_no_line_carries_trailing_padding_off_a_terminal(lab, monkeypatch, argv):
+    monkeypatch.setenv("COLUMNS", "120")
+    _, out, _ = lab(*argv)
+    padded = [line for line in out.splitlines() if line != line.rstrip()]
+    assert out.strip() and padded == [], padded[:3]

@@ -1,5 +1,7 @@
 """Generated command lines, valid and not: `lab` never shows a traceback, exits 0, 1 or 2,
-and a usage error (2) is exactly one line on stderr.
+and a usage error (2) is exactly one line on stderr. Output paths that cannot be written are
+refused before any work and leave nothing behind; with stdout closed or full the command says
+so in one line (exit 2), or printed nothing (exit 1).
 
 The searches are replaced by instant stand-ins (a matrix that catches nothing, a hunt that
 finds nothing): the property is about the command line, not about running real matrices.
@@ -7,7 +9,9 @@ finds nothing): the property is about the command line, not about running real m
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,6 +19,7 @@ from hypothesis import strategies as st
 
 import lab.cli.searches as commands
 from lab.cli import main
+from lab.exercises import EXERCISES
 from lab.experiment import load_all
 from lab.switches import BOOLEAN_WORDS, switch_names
 from lab.testing.search import Matrix, Row, flipped_value
@@ -49,8 +54,15 @@ option = st.one_of(
     st.sampled_from(["y,n", "maybe", "y,,n", ""]).map(lambda h: ["--human", h]),
     st.sampled_from(["--frobnicate", "--force", "-x", "--"]).map(lambda f: [f]),
     JUNK.map(lambda word: [word]),
+    # Output files that cannot be written: a folder, no folder, a device, /proc, a wrong suffix.
+    st.tuples(
+        st.sampled_from(["--html", "--out", "--file"]),
+        st.sampled_from([".", "missing/x.html", "/proc/x.html", "/dev/null", "/proc/x.py"]),
+    ).map(list),
+    st.just(["--out", "x.txt"]),  # `lab hunt` writes only .py files
 )
 COMMANDS = ["list", "run", "show", "compare", "switches", "matrix", "hunt", "live", "frob"]
+COMMANDS += ["report", "check", "notebooks"]
 
 
 @st.composite
@@ -65,21 +77,31 @@ def command_lines(draw) -> list[str]:
         words.append(draw(switch_name))
     elif command == "live":
         words.append(draw(JUNK))
+    elif command == "check":
+        words += draw(st.sampled_from([[], ["--list"], *([e] for e in EXERCISES)]))
+    elif command == "notebooks":
+        words.append(draw(st.sampled_from(["/proc/nb", "/dev/null"])))
     for extra in draw(st.lists(option, max_size=3)):
         words += extra
     return words
 
 
 @settings(
-    max_examples=40,
+    max_examples=60,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(argv=command_lines())
-def test_any_command_line_is_handled(instant_searches, capsys, argv):
-    code = main(argv)
+@given(argv=command_lines(), stdout=st.sampled_from(["open", "open", "full", "closed"]))
+def test_any_command_line_is_handled(instant_searches, capsys, argv, stdout):
+    with contextlib.ExitStack() as stack:
+        if stdout != "open":
+            stream = None if stdout == "closed" else stack.enter_context(open("/dev/full", "w"))
+            saved = sys.stdout
+            stack.callback(setattr, sys, "stdout", saved)
+            sys.stdout = stream  # type: ignore[assignment]
+        code = main(argv)
     out, err = capsys.readouterr()
-    assert code in (0, 1, 2), (argv, code, err)
+    assert code in ({"open": (0, 1, 2), "full": (1, 2), "closed": (2,)}[stdout]), (argv, code, err)
     assert "Traceback" not in out + err, argv
     if code == 2:
         lines = err.splitlines()

@@ -3,6 +3,8 @@ a reader sees it (printed to PDF: its text and the fonts that drew it)."""
 
 from __future__ import annotations
 
+import html as html_module
+import json
 import os
 import re
 import shutil
@@ -94,3 +96,53 @@ def test_chinese_is_drawn_with_a_cjk_font(page):
 def test_report_needs_an_existing_folder(tmp_path, capsys):
     assert main(["report", "--html", str(tmp_path / "no" / "page.html")]) == 2
     assert "no folder" in capsys.readouterr().err
+
+
+# Measured in the page: how far the document reaches, and each <pre> that scrolls sideways.
+MEASURE = (
+    "<script>const pres = [...document.querySelectorAll('pre')];"
+    "document.body.dataset.measured = JSON.stringify({page: document.documentElement.scrollWidth,"
+    " view: innerWidth, pres: pres.length,"
+    " scrolling: pres.filter(p => p.scrollWidth > p.clientWidth + 1).length});</script>"
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_side_by_side_views_fit_a_1200_px_page(tmp_path, lang):
+    """The report's side-by-side runs and a notebook's, in Chromium 1200 px wide: nothing
+    reaches past the page and no view scrolls sideways."""
+    from lab.experiment import run_experiment, select
+    from lab.notebook import Pair, experiment
+    from lab.views.html_report import page
+
+    outcomes = [run_experiment(e) for e in select(load_all(), ["D1", "D17", "D28"])]
+    pair = Pair.of(experiment("D17"), lang=lang)
+    pair.finish()
+    notebook = pair.view()._repr_html_()  # as Jupyter shows it, in a plain page
+    report = page(outcomes, lang)
+    measured = {}
+    for name, html in (("report", report), ("notebook", f"<body>{notebook}</body>")):
+        path = tmp_path / f"{name}.html"
+        path.write_text(html.replace("</body>", MEASURE + "</body>"), encoding="utf-8")
+        dom = subprocess.run(
+            ["chromium", *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}",
+             "--window-size=1200,900", "--dump-dom", path.as_uri()],
+            check=True, capture_output=True, text=True, timeout=180,
+            env={**os.environ, "HOME": str(tmp_path)},
+        ).stdout  # fmt: skip
+        found = re.search(r'data-measured="([^"]+)"', dom)
+        assert found, f"{name}: the page was not measured"
+        measured[name] = json.loads(html_module.unescape(found.group(1)))
+    for name, m in measured.items():
+        assert m["pres"] >= 1, name
+        assert m["page"] <= m["view"] and m["scrolling"] == 0, (name, m)
+
+
+def test_a_grade_is_said_once_and_sources_are_clean_text(page):
+    lang, html, _, _ = page
+    beyond = "本文之外" if lang == "zh" else "beyond the seed"
+    assert beyond in html
+    assert not re.search(rf"{beyond}\W*beyond the seed", html)  # not "beyond the seed beyond…"
+    assert "beyond the seed: real streams declare tool_use" in html or lang == "zh"
+    for experiment in load_all():
+        assert '"s ' not in experiment.source, experiment.id  # `the API"s`: a quote slipped

@@ -1,10 +1,13 @@
-"""The notebooks' sources: jupytext percent files, bilingual, quoting the seed word for word,
-every question predicted before `check` reveals it, no answer written down anywhere in them; and
-the question bank's answers, computed from runs."""
+"""The notebooks' sources: jupytext percent files, bilingual, every question predicted before
+`check` reveals it, no answer written down anywhere in them; and the question bank's answers,
+computed from runs. Their quotes of the seed are checked against the seed's text by
+tests/seed_checks.py, a step of .ci/run: the seed lives outside the repository, and nothing
+here reads outside it (a test below makes sure)."""
 
 from __future__ import annotations
 
 import ast
+import importlib.util
 import re
 from pathlib import Path
 
@@ -17,8 +20,6 @@ from lab.questions import QUESTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
-SEED = (ROOT.parent / "shared" / "seed").glob("*.txt")
-SEED_TEXT = "".join(path.read_text(encoding="utf-8") for path in SEED)
 CHECK = re.compile(r'check\("([^"]+)", (\w+)')
 
 # The answers, asserted here and written nowhere in the notebooks.
@@ -78,39 +79,63 @@ def test_every_notebook_speaks_chinese_and_english(path):
     assert re.search(r"[\u4e00-\u9fff]", title) and " / " in title
 
 
-def quotes(path: Path) -> list[str]:
-    """The seed's words a notebook quotes: its `> ` lines, per paragraph, labels removed."""
-    found, current = [], []
-    for line in markdown(path).splitlines() + [""]:
-        if line.startswith("> ") and re.search(r"[\u4e00-\u9fff]", line):
-            current.append(line[2:].strip())
-        elif current:
-            found.append("".join(current))
-            current = []
-    return found
+def seed_checks():
+    spec = importlib.util.spec_from_file_location("seed_checks", ROOT / "tests" / "seed_checks.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def squeeze(text: str) -> str:
-    """Without grade tags and attributions, labels, emphasis and white space."""
-    text = re.sub(r"【[一二三]】", "", text)
-    text = re.sub(r"【[一二三]，[^：】]*：", "", text)  # an attribution before the quoted words
-    text = re.sub(r"【[一二三]，[^】]*】", "", text)  # an attribution alone
-    text = re.sub(r"（种子[^）]*）", "", text)
-    text = re.sub(r"^\*\*(类比|不变式|顺序不变式|安全不变量|§\d+)\*\*", "", text.strip())
-    return "".join(text.replace("**", "").replace("】", "").replace("`", "").split())
+# A seed of the test's own: the checker is checked here, the real seed in .ci/run.
+SEED = (
+    "【三】**传送带**：模型的回答里只要还有 tool_use，循环就继续。\n"
+    "门禁先拒绝，再询问，最后放行。\n"
+)
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_notebooks_quote_the_seed_word_for_word(path):
-    assert SEED_TEXT, "the seed is read from ../shared/seed"
-    seed = squeeze(SEED_TEXT)
-    quoted = quotes(path)
-    assert len(quoted) >= {"00": 1, "07": 0}.get(path.stem[:2], 2)
-    for quote in quoted:
-        for fragment in squeeze(quote).split("……"):
-            fragment = fragment.strip("。…")
-            if re.search(r"[\u4e00-\u9fff]", fragment):
-                assert fragment in seed, fragment[:60]
+def test_the_seed_check_finds_a_quote_the_seed_does_not_hold():
+    checks = seed_checks()
+    right = (
+        "> **类比**：模型的回答里只要还有 tool_use，循环就继续。\n\n"
+        "> 门禁先拒绝，再询问……最后放行。\n"
+    )
+    assert checks.problems("01_x.py", right, SEED) == []
+    wrong = right.replace("循环就继续", "循环就停下")
+    assert checks.problems("01_x.py", wrong, SEED) == [
+        "01_x.py: not in the seed: ：模型的回答里只要还有tool_use，循环就停下"
+    ]
+    assert checks.problems("02_y.py", "no quote at all", SEED) == [
+        "02_y.py: 0 quotes of the seed, at least 2 expected"
+    ]
+
+
+def test_the_seed_check_refuses_an_empty_seed_folder(tmp_path, capsys):
+    assert seed_checks().main([str(tmp_path)]) == 2
+    assert f"no seed text (*.txt) in {tmp_path}" in capsys.readouterr().err
+
+
+def reaches_outside(source: str) -> list[str]:
+    """The strings in a test's or a notebook's code that name the folder beside the repository
+    the seed lives in (`shared`). A static check: .ci/run also runs the notebook tests in a
+    clone with nothing beside it."""
+    return [
+        repr(node.value)
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        if re.search(r"(^|/)shared(/|$)", node.value)
+    ]
+
+
+def test_nothing_in_the_suite_reads_outside_the_repository():
+    assert reaches_outside('SEED = ROOT.parent / "shared" / "seed"') == ["'shared'"]
+    assert reaches_outside('Path("../shared/seed")  # shared/') == ["'../shared/seed'"]
+    sources = [*(ROOT / "tests").rglob("*.py"), *(ROOT / "notebooks").glob("*.py")]
+    # Not the two .ci/run steps, nor this file (its examples above).
+    outside_the_suite = ("seed_checks.py", "wheel_check.py", Path(__file__).name)
+    suite = [p for p in sources if p.name not in outside_the_suite]
+    for path in suite:
+        assert reaches_outside(path.read_text(encoding="utf-8")) == [], path.name
 
 
 def test_the_analogies_are_the_seed_s():
@@ -195,3 +220,28 @@ def test_the_notebooks_name_only_experiments_that_exist():
     for path in NOTEBOOKS:
         for named in re.findall(r'(?:experiment|outcome)\("([^"]+)"\)', path.read_text("utf-8")):
             assert named in ids, (path.name, named)
+
+
+def hidden_steps(source: str) -> list[str]:
+    """`x.step()` statements whose turn a notebook never shows: only a cell's last expression
+    is displayed, so a bare step before it runs a turn nobody sees."""
+    body = ast.parse(source).body
+    return [
+        ast.unparse(node)
+        for node in body[:-1]
+        if isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Attribute)
+        and node.value.func.attr == "step"
+    ]
+
+
+def test_the_gates_notebook_shows_the_turn_its_question_asks_about():
+    assert hidden_steps("door.step()\ndoor.step()\n") == ["door.step()"]
+    assert hidden_steps("for _ in range(3):\n    display(door.step())\n") == []
+    (cell,) = [
+        c.source
+        for c in cells(ROOT / "notebooks" / "04_gates_M4.py")
+        if c.cell_type == "code" and "Stepper(" in c.source
+    ]
+    assert hidden_steps(cell) == []  # M4.1 asks which gate stops `rm -rf /`: turn 2

@@ -9,6 +9,7 @@ import argparse
 import json
 import shlex
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lab.cli.parser import EXIT_DEVIATED, EXIT_OK, EXIT_USAGE, PRESETS
@@ -178,34 +179,90 @@ def cmd_switches(args: argparse.Namespace, out: Console) -> int:
 
 def cmd_report(args: argparse.Namespace, out: Console) -> int:
     """The projector page: panorama, claims with grades, every experiment side by side."""
+    from lab.cli.output import check_output_path, write_whole
     from lab.experiment import run_experiment
     from lab.views import html_report
 
-    if not args.html.parent.is_dir():
-        raise UsageError(f"--html {args.html}: no folder {args.html.parent}")
+    check_output_path(args.html, "--html")
     outcomes = [run_experiment(e) for e in chosen(args, [])]
-    html_report.write(args.html, outcomes, args.lang)
+    write_whole(args.html, html_report.page(outcomes, args.lang), "--html")
     out.print(f"wrote {args.html} ({len(outcomes)} experiments)")
     return verdict(outcomes)
 
 
 def cmd_check(args: argparse.Namespace, out: Console) -> int:
-    """pass (0) or fail (1) per hidden check, with hints; --list for the teacher."""
+    """pass (0) or fail (1) per hidden check, with hints; --init copies a starter here; --list
+    for the teacher (only the named exercise's checks when one is named)."""
     from lab import exercises
+    from lab.views.exercises import list_view, results_view
 
-    if args.list:
-        out.print(exercises.list_view(args.lang))
-        return EXIT_OK
-    if not args.exercise:
-        raise UsageError(f"name an exercise ({', '.join(exercises.EXERCISES)}) or use --list")
     try:
+        if args.list:
+            if args.init or args.file:
+                raise UsageError("--list shows the checks; it cannot go with --init or --file")
+            out.print(list_view(args.lang, [args.exercise] if args.exercise else None))
+            return EXIT_OK
+        if not args.exercise:
+            raise UsageError(f"name an exercise ({', '.join(exercises.EXERCISES)}) or use --list")
+        if args.init:
+            return init_exercise(args, out)
         results = exercises.check(args.exercise, args.file)
     except exercises.ExerciseError as error:
         raise UsageError(str(error)) from None
     exercise = exercises.EXERCISES[args.exercise]
     path = (args.file or exercises.starter_path(exercise)).resolve()
-    out.print(exercises.results_view(exercise, path, results, args.lang))
+    out.print(results_view(exercise, path, results, args.lang))
+    if exercises.is_own_starter(path):
+        out.print(
+            f"(this is the lab's own starter: `lab check {exercise.id} --init` copies it into "
+            "this folder for you to edit)"
+        )
     return EXIT_OK if all(r.passed for r in results) else EXIT_DEVIATED
+
+
+def init_exercise(args: argparse.Namespace, out: Console) -> int:
+    """`lab check ID --init [--file F]`: the starter copied to F (default ./FILE)."""
+    from lab import exercises
+    from lab.cli.output import check_output_path
+
+    target = args.file or Path(exercises.exercise_named(args.exercise).file)
+    if not target.exists():
+        check_output_path(target, "--file" if args.file else "--init")
+    written = exercises.init(args.exercise, target)
+    out.print(
+        f"wrote {written}: edit it, then `lab check {args.exercise}` checks it", soft_wrap=True
+    )
+    return EXIT_OK
+
+
+def notebooks_dir() -> Path:
+    """Installed: lab/notebook_sources inside the package; from a checkout: ./notebooks."""
+    package = Path(__file__).resolve().parent.parent
+    shipped = package / "notebook_sources"
+    return shipped if shipped.is_dir() else package.parent / "notebooks"
+
+
+def cmd_notebooks(args: argparse.Namespace, out: Console) -> int:
+    """Write the notebooks' sources (and their README) into a folder, never over a file."""
+    sources = sorted(notebooks_dir().glob("[0-9][0-9]_*.py")) + [notebooks_dir() / "README.md"]
+    folder: Path = args.folder
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder} is a file; name a folder for the notebooks")
+    taken = [folder / s.name for s in sources if (folder / s.name).exists()]
+    if taken:
+        raise UsageError(f"{taken[0]} exists; name another folder (nothing was written)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for source in sources:
+            (folder / source.name).write_text(source.read_text(encoding="utf-8"), "utf-8")
+    except OSError as error:
+        raise UsageError(f"{folder}: {error.strerror or error}") from None
+    out.print(
+        f"wrote {len(sources) - 1} notebooks and README.md into {folder}; open them with "
+        "Jupyter and jupytext (pip install jupyterlab jupytext)",
+        soft_wrap=True,
+    )
+    return EXIT_OK
 
 
 # ---- the search and the real model -----------------------------------------------------------
@@ -216,15 +273,22 @@ def cmd_matrix(args: argparse.Namespace, out: Console) -> int:
 
 
 def cmd_hunt(args: argparse.Namespace, out: Console) -> int:
-    from lab.cli.searches import hunt_command
-    from lab.testing import BY_NAME
+    from lab.cli.output import check_output_path
+
+    if args.out is not None:  # checked before anything is searched
+        if args.out.exists() and not args.out.is_dir() and not args.force:
+            raise UsageError(f"--out {args.out}: the file exists; pass --force to overwrite it")
+        check_output_path(args.out, "--out", (".py",))
+    from lab.testing.invariants import BY_NAME
 
     if args.invariant is not None and args.invariant not in BY_NAME:
         known = ", ".join(BY_NAME)
         raise UsageError(f"unknown invariant {args.invariant!r}; known invariants: {known}")
+    from lab.cli.searches import hunt_command
+
     try:
         return hunt_command(args.switch, args.invariant, args.out, args.force, args.examples, out)
-    except (FileExistsError, NotADirectoryError) as error:  # a bad --out FILE
+    except (FileExistsError, NotADirectoryError) as error:  # the file appeared meanwhile
         raise UsageError(str(error)) from None
 
 

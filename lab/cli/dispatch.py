@@ -11,18 +11,19 @@ import _thread
 import argparse
 import gc
 import os
+import re
 import signal
 import sys
 import tempfile
 import threading
 import traceback
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from lab import __version__
 from lab.cli import commands, probe
-from lab.cli.parser import EXIT_BUG, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, build_parser
-from lab.errors import InputError
+from lab.cli.parser import EXIT_BUG, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, parse
+from lab.errors import InputError, StdoutError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -39,6 +40,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Console], int]] = {
     "live": commands.cmd_live,
     "check": commands.cmd_check,
     "report": commands.cmd_report,
+    "notebooks": commands.cmd_notebooks,
     **probe.COMMANDS,
 }
 
@@ -52,9 +54,27 @@ def bug_report() -> str:
     return path
 
 
+class Unpadded:
+    """A file for rich when stdout is not a terminal: each line without the spaces rich pads it
+    with up to the width (a log or a file keeps only what was printed)."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+    def write(self, text: str) -> int:
+        return int(self.stream.write(TRAILING_SPACES.sub("", text)))
+
+
+TRAILING_SPACES = re.compile(r" +(?=\n)")
+
+
 def console() -> Console:
     """rich's console on stdout, except that a closed pipe (`lab run | head -3`) is not a
-    failure: rich's documented hook exits 1 there, ours lets `main` end quietly with 0."""
+    failure: rich's documented hook exits 1 there, ours lets `main` end quietly with 0. Not on
+    a terminal, lines carry no trailing padding."""
     from rich.console import Console
 
     class Output(Console):
@@ -62,7 +82,36 @@ def console() -> Console:
             self.quiet = True
             raise BrokenPipeError
 
-    return Output(highlight=False)
+    terminal = Output(highlight=False)
+    if terminal.is_terminal:
+        return terminal
+    unpadded = cast(IO[str], Unpadded(sys.stdout))
+    return Output(highlight=False, file=unpadded, width=terminal.width)
+
+
+class GuardedStdout:
+    """sys.stdout while a command runs: a write or flush that fails (a full disk, an I/O error)
+    becomes one line and exit 2 instead of a traceback; a closed pipe stays BrokenPipeError."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+    def guarded(self, action: Callable[[], Any]) -> Any:
+        try:
+            return action()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise StdoutError(f"cannot write to stdout: {error.strerror or error}") from None
+
+    def write(self, text: str) -> int:
+        return int(self.guarded(lambda: self.stream.write(text)))
+
+    def flush(self) -> None:
+        self.guarded(self.stream.flush)
 
 
 def silence_stdout() -> None:
@@ -122,12 +171,31 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_command(argv: list[str] | None, interrupts: Interrupts) -> int:
+    stdout = sys.stdout
+    if stdout is None:  # started with stdout closed (`lab list >&-`): the output would be lost
+        print("lab: error: stdout is closed; nothing can be printed", file=sys.stderr)
+        return EXIT_USAGE
+    sys.stdout = GuardedStdout(stdout)  # type: ignore[assignment]
+    try:
+        return run_guarded(argv, interrupts)
+    finally:
+        sys.stdout = stdout
+
+
+def run_guarded(argv: list[str] | None, interrupts: Interrupts) -> int:
     try:
         try:
-            args = build_parser().parse_args(argv)
-        except SystemExit as done:  # --help, --version
+            args = parse(argv)
+        except SystemExit as done:  # --help
+            sys.stdout.flush()
             return int(done.code or 0)
-        return COMMANDS[args.command](args, console())
+        code = EXIT_OK if args is None else COMMANDS[args.command](args, console())
+        sys.stdout.flush()  # what print() buffered fails here, not silently at exit
+        return code
+    except StdoutError as error:
+        print(error.prefix + error.lines[0], file=sys.stderr)
+        silence_stdout()
+        return EXIT_USAGE
     except InputError as error:
         for line in error.lines:
             print(error.prefix + line, file=sys.stderr)  # one line per problem, never wrapped

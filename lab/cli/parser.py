@@ -21,8 +21,9 @@ exit codes:
   0    every experiment reproduced its expected degradation (or the command did its job)
   1    an experiment did not reproduce, or an invariant broke
   2    usage or input error: a bad flag or value, an unknown id, a bad experiment file
-       (or one whose code raised while running), a missing folder; one line says what
-       and where
+       (or one whose code raised while running), a missing folder, an output file that
+       cannot be written (checked before any work starts), stdout closed or full; one
+       line says what and where
   3    an internal error of the lab, a bug: one line, and the full traceback in a file
        in the temp folder
   130  interrupted (Ctrl-C)
@@ -53,6 +54,20 @@ def switch_setting(text: str) -> tuple[str, Any]:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def parse(argv: list[str] | None) -> argparse.Namespace | None:
+    """The command line read; None for `lab --version` (printed here), else a command."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.version:
+        if args.command is not None:
+            raise UsageError(f"--version takes nothing else (see '{parser.prog} --help')")
+        print(f"lab {__version__}")
+        return None
+    if args.command is None:
+        raise UsageError(f"name a command (see '{parser.prog} --help')")
+    return args
+
+
 def build_parser() -> Parser:
     parser = Parser(
         prog="lab",
@@ -60,10 +75,10 @@ def build_parser() -> Parser:
         epilog=EXIT_CODES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"lab {__version__}")
-    sub = parser.add_subparsers(
-        dest="command", required=True, metavar="COMMAND", parser_class=Parser
-    )
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    # Not required here: `lab --nosuchflag` then reads "unrecognized arguments: --nosuchflag",
+    # and `lab` alone is answered by parse() below.
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     folder = Parser(add_help=False)
     folder.add_argument("--dir", type=Path, help="load the experiments from this folder instead")
     lang = Parser(add_help=False)
@@ -134,7 +149,23 @@ def build_parser() -> Parser:
     )
     check.add_argument("exercise", nargs="?", metavar="EXERCISE", help="e.g. m4_rule_set")
     check.add_argument("--file", type=Path, metavar="FILE", help="the student's file")
-    check.add_argument("--list", action="store_true", help="every exercise and its checks")
+    check.add_argument(
+        "--init",
+        action="store_true",
+        help="copy the exercise's starter into this folder (or to --file) to edit",
+    )
+    check.add_argument(
+        "--list", action="store_true", help="every exercise (or EXERCISE's) and its checks"
+    )
+    notebooks = sub.add_parser("notebooks", help="write the notebooks' sources into a folder")
+    notebooks.add_argument(
+        "folder",
+        nargs="?",
+        type=Path,
+        default=Path("notebooks"),
+        metavar="DIR",
+        help="where to write them (default: ./notebooks)",
+    )
     live = sub.add_parser("live", help="the reference harness with a real model, tools simulated")
     live.add_argument("prompt", help="what to ask the model")
     live.add_argument(

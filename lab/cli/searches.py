@@ -16,6 +16,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from lab.errors import UsageError
 from lab.experiment import load_file, run_experiment
 from lab.source_lines import declared_id
 from lab.switches import Switches, switch_names
@@ -87,8 +88,11 @@ def write_atomically(source: str, out_path: Path, force: bool) -> bool:
     # A leading underscore: `lab run --dir` skips the file while it is being checked.
     temp = out_path.with_name(f"_{out_path.stem}.{os.getpid()}.py")
     try:
-        with open(temp, "x", encoding="utf-8") as file:
-            file.write(source)
+        try:
+            with open(temp, "x", encoding="utf-8") as file:
+                file.write(source)
+        except OSError as error:  # a full disk, a folder that became read-only
+            raise UsageError(f"--out {out_path}: {error.strerror or error}") from None
         if not reproduces(temp):
             return False
         if force:
@@ -138,7 +142,8 @@ def hunt_command(
     if out_path is not None:
         ident = free_id(ident, out_path.parent, besides=out_path)
     source = render(switch, finding, ident)
-    summary = f"{ident}: {finding.invariant.title} breaks ({finding.size} ingredients)"
+    noun = "ingredient" if finding.size == 1 else "ingredients"
+    summary = f"{ident}: {finding.invariant.title} breaks ({finding.size} {noun})"
     if out_path is None:
         with tempfile.TemporaryDirectory() as folder:
             check = Path(folder) / "hunted.py"

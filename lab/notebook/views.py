@@ -32,7 +32,7 @@ from lab.trace import (
 from lab.views import report, transcript
 from lab.views.rich_html import WIDTH, to_html, to_text
 
-WIDE = 170  # characters per line of a side-by-side view
+WIDE = transcript.SIDE_BY_SIDE_WIDTH  # characters per line of a side-by-side view
 LIMIT = 400  # characters of a tool's output shown in a notebook (the rest is counted)
 REPO = Path(__file__).resolve().parent.parent.parent
 

@@ -7,5 +7,7 @@ panorama.py      one call's path on one SVG picture, each experiment's break lit
 html_report.py   the `lab report --html` page;  rich_html.py  rich renderables as HTML or text
 matrix.py        the kill matrix (`lab matrix`) as tables and JSON
 probe.py         the probe's matrix and evidence (`lab probe`);  probe_html.py  its HTML report
-text_cells.py    text width in display cells (CJK counts double), for SVG labels
+exercises.py     `lab check`: a student's results with hints, the teacher's list
+text_cells.py    text width in display cells (CJK counts double), for SVG labels; a layout
+                 chosen by the terminal's width
 """

@@ -4,7 +4,6 @@ table with evidence grades, and every experiment's two runs side by side, the br
 from __future__ import annotations
 
 import html
-from pathlib import Path
 
 from lab.experiment import MECHANISMS, Outcome
 from lab.views import transcript
@@ -12,7 +11,7 @@ from lab.views.panorama import panorama_svg
 from lab.views.report import flips_text, grade_label, show
 from lab.views.rich_html import to_html
 
-WIDTH = 150  # characters per line of a transcript on the page
+WIDTH = transcript.SIDE_BY_SIDE_WIDTH  # characters per line of a transcript on the page
 
 # The claims table's column heads.
 HEAD = {
@@ -30,6 +29,7 @@ WORDS = {
         "baseline": "baseline",
         "degraded": "degraded",
         "takeaway": "takeaway",
+        "error": "error",
         "font": "Chinese needs a CJK font on this machine (e.g. Noto Sans CJK SC or "
         "WenQuanYi Micro Hei).",
     },
@@ -43,6 +43,7 @@ WORDS = {
         "baseline": "基线",
         "degraded": "退化",
         "takeaway": "口播落点",
+        "error": "错误",
         "font": "中文需要本机装有中日韩字体（例如 Noto Sans CJK SC 或文泉驿微米黑）。",
     },
 }
@@ -55,7 +56,7 @@ table.claims { border-collapse: collapse; font-size: 14px; width: 100%; }
 table.claims th, table.claims td { border-bottom: 1px solid #e4e4e4; padding: 5px 7px;
   text-align: left; vertical-align: top; }
 table.claims td.obs { font-family: 'DejaVu Sans Mono', Menlo, monospace; font-size: 12.5px; }
-td.ok { color: #14822c; font-weight: bold; } td.bad { color: #c01e1e; font-weight: bold; }
+td.ok { color: #14822c; font-weight: bold; } .bad { color: #c01e1e; font-weight: bold; }
 section.run { margin-top: 26px; } section.run h3 { font-size: 17px; margin-bottom: 4px; }
 p.takeaway { font-style: italic; margin: 2px 0 6px; } p.note { color: #666; font-size: 12px; }
 @page { size: A3 landscape; margin: 12mm; }
@@ -63,9 +64,14 @@ p.takeaway { font-style: italic; margin: 2px 0 6px; } p.note { color: #666; font
 
 
 def grade_of(outcome: Outcome, lang: str) -> str:
-    """【一】, 【二】, 【三】 or "beyond the seed", and the claim's source."""
+    """【一】, 【二】, 【三】 or "beyond the seed", and the claim's source (which may begin with
+    the grade's own words: "beyond the seed: ...", said once)."""
     experiment = outcome.experiment
-    return f"{grade_label(experiment.grade, lang)} {experiment.source}"
+    label = grade_label(experiment.grade, lang)
+    source = experiment.source
+    for words in {label, grade_label(experiment.grade)}:  # a source is written in English
+        source = source.removeprefix(words).lstrip(": ")
+    return f"{label}: {source}" if source else label
 
 
 def claims_table(outcomes: list[Outcome], lang: str) -> str:
@@ -77,6 +83,8 @@ def claims_table(outcomes: list[Outcome], lang: str) -> str:
         observed = "<br>".join(
             html.escape(f"{r.observable} {show(r.before)} → {show(r.after)}") for r in o.rows
         )
+        if o.error is not None:  # the experiment's own code raised: its line, as `lab run` shows
+            observed = f'<span class="bad">✗ {w["error"]}: {html.escape(o.error)}</span>'
         ok = (
             f'<td class="ok">{w["yes"]}</td>' if o.reproduced else f'<td class="bad">{w["no"]}</td>'
         )
@@ -96,13 +104,17 @@ def claims_table(outcomes: list[Outcome], lang: str) -> str:
 def run_section(outcome: Outcome, lang: str) -> str:
     w = WORDS[lang]
     e = outcome.experiment
-    titles = (w["baseline"], f"{w['degraded']} ({flips_text(dict(e.flips))})")
-    pair = transcript.side_by_side(outcome.before, outcome.after, titles, None, lang, 400)
-    return (
+    head = (
         f'<section class="run" id="{e.id}"><h3>{e.id} · {html.escape(e.title[lang])}</h3>'
         f'<p class="takeaway">{w["takeaway"]}: {html.escape(e.takeaway[lang])}</p>'
-        f"{to_html(pair, WIDTH)}</section>"
     )
+    if outcome.before is None or outcome.after is None:  # its own code raised: no runs to show
+        return (
+            f'{head}<p class="bad">✗ {w["error"]}: {html.escape(str(outcome.error))}</p></section>'
+        )
+    titles = (w["baseline"], f"{w['degraded']} ({flips_text(dict(e.flips))})")
+    pair = transcript.side_by_side(outcome.before, outcome.after, titles, None, lang, 400)
+    return f"{head}{to_html(pair, WIDTH)}</section>"
 
 
 def page(outcomes: list[Outcome], lang: str = "en") -> str:
@@ -123,11 +135,3 @@ def page(outcomes: list[Outcome], lang: str = "en") -> str:
         "</body></html>",
     ]
     return "\n".join(parts)
-
-
-def write(path: Path, outcomes: list[Outcome], lang: str = "en") -> None:
-    """Write the page whole or not at all (a temporary file renamed into place)."""
-    text = page(outcomes, lang)
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(text, encoding="utf-8")
-    partial.replace(path)

@@ -125,6 +125,8 @@ def breaks(outcomes: Iterable[Outcome]) -> dict[str, list[str]]:
     """Station → the ids of the experiments whose first divergence happens there."""
     found: dict[str, list[str]] = {s.key: [] for s in STATIONS}
     for outcome in outcomes:
+        if outcome.before is None or outcome.after is None:  # its own code raised: no runs
+            continue
         split = transcript.first_divergence(outcome.before, outcome.after)
         if split is not None:
             found[station_of(split.left or split.right)].append(outcome.experiment.id)

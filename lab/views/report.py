@@ -21,6 +21,7 @@ from lab.experiment import MECHANISMS, Experiment, Outcome
 from lab.switches import Switches, switch_info, switch_names
 from lab.trace import BatchRan, Event, ToolExecuted
 from lab.views import transcript
+from lab.views.text_cells import ByWidth
 
 WORDS = {
     "en": {
@@ -463,25 +464,35 @@ def outcomes_table(outcomes: list[Outcome], lang: str = "en") -> RenderableType:
 
 def switches_view() -> RenderableType:
     """The switchboard: every flag with its mechanism, evidence grade, reference and course
-    values, its experiments and the fault it injects."""
+    values, its experiments and the fault it injects; a table from 140 columns, stacked below."""
     reference, course = Switches(), Switches.course()
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_lines=True)
-    table.add_column("switch", overflow="fold", ratio=2)
+    table.add_column("switch", no_wrap=True)
     for column in ("mechanism", "grade", "reference", "course", "experiments"):
-        table.add_column(column, overflow="fold")
-    table.add_column("fault it injects", overflow="fold", ratio=5)
+        table.add_column(column)
+    table.add_column("fault it injects", ratio=1)
+    stacked: list[RenderableType] = []
     for name in switch_names():
         info = switch_info(name)
+        values = (str(getattr(reference, name)), str(getattr(course, name)))
         table.add_row(
             name,
             info["mechanism"],
             grade_label(info["grade"]),
-            str(getattr(reference, name)),
-            str(getattr(course, name)),
+            *values,
             info["experiments"],
             info["fault"],
         )
-    return table
+        facts = (
+            f"{info['mechanism']} · {grade_label(info['grade'])} · reference {values[0]} · "
+            f"course {values[1]} · experiments {info['experiments'] or '-'}"
+        )
+        stacked += [
+            Text(name, "bold"),
+            Padding(Text(facts), (0, 0, 0, 2)),
+            Padding(Text(f"fault it injects: {info['fault']}"), (0, 0, 1, 2)),
+        ]
+    return ByWidth(table, Group(*stacked), at=140)
 
 
 def switches_json() -> list[dict[str, Any]]:

@@ -645,6 +645,11 @@ def one_after_the_other(
     return Group(*parts)
 
 
+# Characters per line of a side-by-side view on a page (the report, a notebook): 150 cells of
+# 12px DejaVu Sans Mono (7.2px each) and the <pre>'s padding fit a 1200 px page.
+SIDE_BY_SIDE_WIDTH = 150
+
+
 def side_by_side(
     a: Any,
     b: Any,

@@ -8,20 +8,34 @@ real CLI. Importing this table imports no framework: a target is only how to sta
 
 from __future__ import annotations
 
+import re
+import shlex
 import shutil
 import sys
 from collections.abc import Mapping
+from importlib import metadata
 from pathlib import Path
 
 from lab.probe.peers.claude_code import CLAUDE_CODE
 from lab.probe.peers.install import (
     NPM_PEERS,
-    PIP_PEERS,
     installed_version,
     npm_missing,
     peer_modules,
 )
 from lab.probe.target import Target
+
+
+def pip_line(distributions: list[str]) -> str:
+    """`pip install` of these distributions with the pins of the lab's `peers` extra, read from
+    the installed lab's metadata: the same line works from a wheel and from a checkout."""
+    pinned = {}
+    for requirement in metadata.requires("harness-lab") or []:
+        spec, _, marker = requirement.partition(";")
+        name = re.match(r"[A-Za-z0-9._-]+", spec.strip())
+        if name and "peers" in marker:
+            pinned[name.group().lower()] = spec.strip()
+    return "pip install " + " ".join(shlex.quote(pinned.get(d, d)) for d in distributions)
 
 
 def python_peer(
@@ -38,7 +52,7 @@ def python_peer(
 
     def missing() -> str | None:
         absent = [d for d in distributions if installed_version(d) is None]
-        return f"not installed: {PIP_PEERS}" if absent else None
+        return f"not installed: {pip_line(absent)}" if absent else None
 
     return Target(
         name=name,
