@@ -164,7 +164,7 @@ def run_trial(
         return text
 
     exchanges = [
-        Exchange(e.number, e.method, e.path, e.body, e.status, clean(e.answer), e.played)
+        Exchange(e.number, e.method, e.path, e.body, e.status, clean(e.answer), e.played, e.time)
         for e in recorder.exchanges
     ]
     tail = "\n".join(clean(output).splitlines()[-OUTPUT_LINES:])
