@@ -323,8 +323,8 @@ def judge_no_extra(trial: Trial) -> Verdict:
 
 
 # ---------------------------------------------------------------- P22: a long, large history
-LARGE_TURNS = 15  # answers with a call, then the final one
-LARGE_TEXT = 32_000  # characters of text in each answer: ~480,000 in all, ~120k tokens
+LARGE_TURNS = 8  # answers with a call, then the final one
+LARGE_TEXT = 24_000  # characters of text in each answer: ~190,000 in all (~48k tokens)
 
 
 def large_text(step: int) -> str:
