@@ -59,13 +59,13 @@ BREAKERS = [
     ("P21", faulty("extra"), NON_STRICT, "1 request(s) after the final answer"),
     ("P22", faulty("trim"), FAIL, "unexpected `tool_use_id`"),
     ("P23", lab_target("reference", "validate_before_gate=false"), FAIL, "the human was asked"),
-    ("P23", approving("gate-first"), FAIL, "the human log lab-probe-human.log: written"),
+    ("P23", approving("gate-first"), FAIL, "the human log .lab-probe-human.log: written"),
 ]
 # A program that keeps a case another way than the lab's harness does.
 KEEPERS = [
     ("P13", faulty("careful"), "text and tool_use, in order, same ids and inputs"),
     ("P19", faulty("extra"), "the cut answer was continued to its end"),
-    ("P23", approving("careful"), "the human log lab-probe-human.log: absent"),
+    ("P23", approving("careful"), "the human log .lab-probe-human.log: absent"),
     ("P23", approving("ask-first"), "request #2 answers toolu_p23_01: is_error=true"),
 ]
 

@@ -322,6 +322,6 @@ class FakeMessagesAPI:
         self, index: int, step: HtmlPage, stream: bool, messages: list
     ) -> httpx2.Response:
         """A proxy's HTML error page: the status, a text/html body, no JSON at all."""
-        self.faults.append(Rejection(index, step.status, "html_page", step.title))
+        self.faults.append(Rejection(index, step.status, step.type, step.title))
         headers = {"content-type": "text/html; charset=utf-8"}
         return self._answer(step.status, headers, content=step.body.encode())

@@ -270,6 +270,7 @@ class HtmlPage:
 
     status: int = 502
     title: str = "502 Bad Gateway"
+    type = "html_page"  # what logs call it (not a field: the API's error types are JSON)
 
     @property
     def body(self) -> str:

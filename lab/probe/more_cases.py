@@ -47,9 +47,9 @@ def rejection_lines(trial: Trial) -> list[str]:
 def ending(trial: Trial, final: int) -> str:
     """One line: did the run reach its final answer (stage `final`), and how did it end."""
     reached = trial.reached(final)
-    where = f"reached its final answer (request #{reached.number})" if reached else ""
-    where = where or "never reached its final answer"
-    return f"the run {where}; {trial.exit.line()}"
+    if reached is None:
+        return f"the run never reached its final answer; {trial.exit.line()}"
+    return f"the run reached its final answer (request #{reached.number}); {trial.exit.line()}"
 
 
 def run_end(trial: Trial, final: int) -> Verdict | None:
@@ -72,6 +72,14 @@ def run_end(trial: Trial, final: int) -> Verdict | None:
     if trial.exit.clean:
         return grade(FAIL, "the run gave up, yet exited 0: success reported after a failure", line)
     return None
+
+
+def threaded(request: Exchange) -> bool:
+    """A message-thread `continue`: the server holds the history, the request only what is new
+    (the SDK's tool runner does this by default), so earlier turns are not re-sent at all."""
+    body = request.body if isinstance(request.body, dict) else {}
+    thread = body.get("thread")
+    return isinstance(thread, dict) and thread.get("type") == "continue"
 
 
 def attempts(trial: Trial, stage: int) -> list[Exchange]:
@@ -122,8 +130,11 @@ def turn_problem(trial: Trial, request: Exchange, stage: int) -> tuple[str, str]
         for m in request.messages
         if isinstance(m, dict) and any(b.get("id") == call_id for b in blocks_of(m))
     ]
-    if not holders:  # the id as a whole word in any text: a history written as text
-        if re.search(rf"\b{re.escape(call_id)}\b", json.dumps(request.messages)):
+    if not holders and threaded(request):
+        return None  # held by the server as the model gave it: unchanged by construction
+    if not holders:  # the id as a whole word in a text block: a history written as text
+        texts = " ".join(b.get("text", "") for m in request.messages for b in blocks_of(m))
+        if re.search(rf"\b{re.escape(call_id)}\b", texts):
             return INFO, f"answer {stage + 1}'s call is written as text, not as a tool_use block"
         why = f"answer {stage + 1}'s assistant turn is missing from the history (no {call_id})"
         return FAIL, why
@@ -157,6 +168,11 @@ def judge_whole_turn(trial: Trial) -> Verdict:
     if found:
         worst = next(g for g in (FAIL, NON_STRICT, INFO) if any(k == g for k, _ in found))
         return grade(worst, "; ".join(why for _, why in found), shown, trial.exit.line())
+    if threaded(request):
+        why = (
+            "the history is held by the server (a message thread): every turn as the model gave it"
+        )
+        return grade(KEPT, why, shown, trial.exit.line())
     return grade(
         KEPT,
         "every assistant turn re-sent whole: text and tool_use, in order, same ids and inputs",
@@ -278,6 +294,9 @@ def judge_paused(trial: Trial) -> Verdict:
     end = run_end(trial, 1)
     if end is not None and end.kind == FAIL:
         return end
+    if threaded(after) and not after.messages:
+        why = "the paused turn left on the server as it was (a message thread), the loop went on"
+        return grade(KEPT, why, *lines)
     last = after.messages[-1] if after.messages else {}
     sent = [as_sent(b) for b in blocks_of(last)]
     if last.get("role") != "assistant" or sent != [("text", PAUSED)]:
@@ -311,7 +330,8 @@ def judge_no_extra(trial: Trial) -> Verdict:
     extra = [e for e in trial.exchanges if e.played and e.played.kind == "extra"]
     lines = [*[e.line() for e in extra[:3]], ending(trial, 1)]
     if extra and trial.exit.status is None:
-        return grade(FAIL, f"kept asking after the final answer ({len(extra)}x) until stopped")
+        why = f"kept asking after the final answer ({len(extra)}x) until stopped"
+        return grade(FAIL, why, *lines)
     if extra:
         return grade(NON_STRICT, f"{len(extra)} request(s) after the final answer", *lines)
     end = run_end(trial, 1)
@@ -359,6 +379,11 @@ def judge_large_run(trial: Trial) -> Verdict:
         return grade(INFO, "gave up before the end and said so (exit not 0)", *lines)
     if end.kind == KEPT:
         trimmed = " (history trimmed)" if len(kept_ids) < LARGE_TURNS else ""
+        trimmed = (
+            " (history held by the server: a message thread)"
+            if sent and threaded(sent)
+            else trimmed
+        )
         return grade(KEPT, f"every request valid to the final answer{trimmed}", *lines)
     return grade(end.kind, end.because, *lines)
 

@@ -31,7 +31,7 @@ Call = tuple[str, str]
 READ_NOTES: Call = ("read_file", '{"path": "notes.txt"}')
 
 # The permission contract's environment: the human stub approves all, and logs each question.
-HUMAN_LOG = "lab-probe-human.log"
+HUMAN_LOG = ".lab-probe-human.log"
 CONTRACT_ENV = {"LAB_PROBE_APPROVE": "all", "LAB_PROBE_HUMAN_LOG": HUMAN_LOG}
 
 
