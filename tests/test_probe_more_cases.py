@@ -55,7 +55,7 @@ BREAKERS = [
     ("P18", faulty("extra"), NON_STRICT, "went on, but not from the paused turn as is (user"),
     ("P19", faulty("quiet"), NON_STRICT, "a half answer presented as final (exit 0)"),
     ("P20", faulty("quiet"), NON_STRICT, "the refusal is not reported"),
-    ("P20", faulty("extra"), NON_STRICT, "went on past the refusal"),
+    ("P20", faulty("extra"), NON_STRICT, "went on with the refused turn still in the history"),
     ("P21", faulty("extra"), NON_STRICT, "1 request(s) after the final answer"),
     ("P22", faulty("trim"), FAIL, "unexpected `tool_use_id`"),
     ("P23", lab_target("reference", "validate_before_gate=false"), FAIL, "the human was asked"),

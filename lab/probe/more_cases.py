@@ -245,8 +245,23 @@ def judge_html_page(trial: Trial) -> Verdict:
 
 
 # ---------------------------------------------------------------- P17: a 400 is not retried
+def identical(a: Exchange, b: Exchange) -> bool:
+    """The same request: path, whole body and beta header (dropping a beta changes it)."""
+    return (a.path, a.body, a.betas) == (b.path, b.body, b.betas)
+
+
+def changes(a: Exchange, b: Exchange) -> list[str]:
+    """What differs between two requests: the beta header, or the body's top-level keys."""
+    found = [] if a.betas == b.betas else ["the anthropic-beta header"]
+    one, two = (e.body if isinstance(e.body, dict) else {} for e in (a, b))
+    return found + [
+        f"body.{key}" for key in sorted(one.keys() | two.keys()) if one.get(key) != two.get(key)
+    ]
+
+
 def judge_not_retried(trial: Trial) -> Verdict:
-    again = [e for e in attempts(trial, 0)[1:] if e.played and e.played.same_as_previous]
+    tries = attempts(trial, 0)
+    again = [e for e in tries[1:] if identical(e, tries[0])]
     lines = [*stage_lines(trial, 0), *rejection_lines(trial), ending(trial, 1)]
     if again:
         return grade(
@@ -258,7 +273,10 @@ def judge_not_retried(trial: Trial) -> Verdict:
     if end is not None and end.kind == FAIL:
         return end
     if end is not None:  # it reached the final answer: it asked with a changed request
-        return grade(KEPT, "not retried as is; a changed request went on", *lines)
+        changed = [
+            f"request #{e.number} changed: " + ", ".join(changes(tries[0], e)) for e in tries[1:]
+        ]
+        return grade(KEPT, "not retried as is; a changed request went on", *changed, *lines)
     return grade(KEPT, "not retried; the run ended and said so (exit not 0)", *lines)
 
 
@@ -320,7 +338,8 @@ def judge_cut_text(trial: Trial) -> Verdict:
 def judge_refusal(trial: Trial) -> Verdict:
     lines = [*stage_lines(trial, 0), *stage_lines(trial, 1)[:1], trial.exit.line()]
     if trial.reached(1) is not None:
-        return grade(NON_STRICT, "went on past the refusal: the refused turn was sent back", *lines)
+        why = "went on with the refused turn still in the history (the docs: reset it first)"
+        return grade(NON_STRICT, why, *lines)
     silent = "stopped, but exited 0: the refusal is not reported"
     return stopped(trial, lines, silent, (KEPT, "stopped at the refusal and said so (exit not 0)"))
 
@@ -479,7 +498,8 @@ MORE_CASES: list[Case] = [
     Case(
         id="P20",
         title="refusal",
-        checks="API: stop_reason refusal: the model declined; the loop stops and says so",
+        checks="API: stop_reason refusal: the model declined; never go on with the refused "
+        "turn in the history (the docs: reset the context first); the loop stops and says so",
         kept_when="no request after the refusal, and the program exits non-zero",
         stages=stopped_with(REFUSED, "refusal"),
         judge=judge_refusal,
@@ -532,8 +552,9 @@ OUTCOMES: dict[str, str] = {
     "rejected",
     "P19": "non-strict: the half answer presented as final (exit 0; a library may mark it on "
     "its result, which the probe cannot see); fail: a request rejected",
-    "P20": "non-strict: went on past the refusal, or exited 0 (the refusal unreported); fail: "
-    "a request rejected, or the run never ended",
+    "P20": "non-strict: went on with the refused turn in the history (the docs say continued "
+    "refusals follow), or exited 0 (the refusal unreported); fail: a request rejected, or the "
+    "run never ended",
     "P21": "non-strict: requests after the final answer; fail: still asking at the time limit, "
     "or the final answer never reached",
     "P22": "fail: a request rejected (an orphaned tool_result) or exit 0 short of the end; info: "

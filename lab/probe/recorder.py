@@ -77,6 +77,7 @@ class Recorder:
                 answer=answer,
                 played=played,
                 time=arrived,
+                betas=request.headers.get("anthropic-beta", ""),
             )
             self.exchanges.append(exchange)
             if self.on_exchange is not None:
