@@ -44,6 +44,7 @@ def approving(mode: str):
 BREAKERS = [
     ("P13", faulty("strip-text"), NON_STRICT, "answer 1's text was dropped, changed or moved"),
     ("P13", faulty("rename"), FAIL, "missing from the history (no toolu_p13_01)"),
+    ("P13", faulty("rewrite"), FAIL, "answer 1's tool_use was rewritten"),
     ("P14", faulty("hasty"), NON_STRICT, "retry-after ignored: asked again 0."),
     ("P14", lab_target("reference", "retry_transient_errors=false"), NON_STRICT, "not retried"),
     ("P15", faulty("quiet"), FAIL, "yet exited 0 (success)"),
@@ -60,10 +61,12 @@ BREAKERS = [
     ("P22", faulty("trim"), FAIL, "unexpected `tool_use_id`"),
     ("P23", lab_target("reference", "validate_before_gate=false"), FAIL, "the human was asked"),
     ("P23", approving("gate-first"), FAIL, "the human log .lab-probe-human.log: written"),
+    ("P23", approving("lose"), FAIL, "the malformed call toolu_p23_01 got no result"),
 ]
 # A program that keeps a case another way than the lab's harness does.
 KEEPERS = [
     ("P13", faulty("careful"), "text and tool_use, in order, same ids and inputs"),
+    ("P17", faulty("drop-beta"), "changed: the anthropic-beta header"),
     ("P19", faulty("extra"), "the cut answer was continued to its end"),
     ("P23", approving("careful"), "the human log .lab-probe-human.log: absent"),
     ("P23", approving("ask-first"), "request #2 answers toolu_p23_01: is_error=true"),

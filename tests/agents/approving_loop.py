@@ -10,6 +10,7 @@ command, `touch NAME`, which creates NAME in the working folder (the probe's can
 careful     validation, then the deny rule, then the human (keeps P11 and P23)
 gate-first  the human is asked before the input is validated (the seed's D9: breaks P23)
 ask-first   the human is asked before the deny rule, and a yes wins (the seed's D4: breaks P11)
+lose        a malformed call ends the run with no result for it (breaks P23)
 """
 
 import os
@@ -89,6 +90,8 @@ def run(prompt: str, mode: str) -> None:
         messages.append({"role": "assistant", "content": [b.to_dict() for b in reply.content]})
         calls = [b for b in reply.content if b.type == "tool_use"]
         if not calls:
+            return
+        if mode == "lose" and not all(valid(call) for call in calls):
             return
         results = []
         for call in calls:

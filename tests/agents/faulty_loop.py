@@ -5,11 +5,13 @@
 careful     decides by the content, the SDK's default retries, exit 1 on an API error
 strip-text  re-sends each assistant turn without its text blocks (P13)
 rename      re-sends each call under another id, its result too (P13)
+rewrite     re-sends each call with another input, under its own id (P13)
 hasty       retries a 429 at once, never waiting what retry-after says (P14)
 forever     retries every API error, forever (P15)
 quiet       stops at any answer without a call and exits 0, even after an API error (P15-P20)
 raw         posts with urllib and parses every answer as JSON, an error page too (P16)
 retry-400   sends a rejected request once more, unchanged (P17)
+drop-beta   asks with a beta header; after a 400, once more without it: a changed request (P17)
 extra       asks "anything else?" once after the final answer (P21)
 trim        sends only the last 5 messages: a naive trim that orphans a tool_result (P22)
 """
@@ -35,7 +37,8 @@ TOOLS = [
         },
     }
 ]
-OWN_RETRIES = {"hasty", "forever", "retry-400", "raw"}  # modes that do their own retrying
+OWN_RETRIES = {"hasty", "forever", "retry-400", "drop-beta", "raw"}  # they retry by hand
+BETA = {"anthropic-beta": "lab-probe-test-2026-01-01"}
 
 
 def post_raw(request: dict) -> Message:
@@ -55,13 +58,15 @@ def ask(client: anthropic.Anthropic, messages: list, mode: str) -> Message:
     if mode == "raw":
         return post_raw(request)
     for attempt in range(1_000_000 if mode == "forever" else 6):
+        betas = BETA if mode == "drop-beta" and attempt == 0 else {}
         try:
-            return client.messages.create(**request)
+            return client.messages.create(**request, extra_headers=betas)
         except anthropic.APIStatusError as error:
             again = {
                 "hasty": isinstance(error, anthropic.RateLimitError),
                 "forever": True,
                 "retry-400": isinstance(error, anthropic.BadRequestError) and attempt == 0,
+                "drop-beta": isinstance(error, anthropic.BadRequestError) and attempt == 0,
             }
             if not again.get(mode, False):
                 raise
@@ -87,6 +92,11 @@ def run(prompt: str, mode: str) -> int:
         if mode == "rename":
             renamed = [{**b, "id": b["id"] + "x"} for b in content if b["type"] == "tool_use"]
             content = [b for b in content if b["type"] != "tool_use"] + renamed
+        if mode == "rewrite":
+            content = [
+                {**b, "input": {"path": "./notes.txt"}} if b["type"] == "tool_use" else b
+                for b in content
+            ]
         messages.append({"role": "assistant", "content": content})
         calls = [b for b in content if b["type"] == "tool_use"]
         if not calls:
