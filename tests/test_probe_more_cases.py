@@ -4,12 +4,15 @@ purpose gets the grade the case's rule gives it, and the permission contract rea
 from __future__ import annotations
 
 import sys
+import types
 from pathlib import Path
 
 import pytest
 
 from lab.model import overloaded, turn
+from lab.probe import more_cases
 from lab.probe.bench import probe_pairs
+from lab.probe.cases import judge
 from lab.probe.conversation import Played, Stage
 from lab.probe.grades import FAIL, INFO, KEPT, NON_STRICT
 from lab.probe.more_cases import (
@@ -19,8 +22,6 @@ from lab.probe.more_cases import (
     OUTCOMES,
     RETRY_AFTER,
     TOLERANCE,
-    judge_gave_up,
-    judge_waited,
 )
 from lab.probe.target import CONTRACT_ENV, HUMAN_LOG
 from lab.probe.targets import command_target, lab_target
@@ -146,24 +147,116 @@ def record(*requests: tuple[int, str, float], status: int | None = 0) -> Trial:
     return Trial("t", setting, stages, exchanges, Exit(status, "", 5.0))
 
 
-def test_a_wait_just_within_the_tolerance_is_kept_and_one_just_short_is_not():
+def waits_graded(module=more_cases) -> list[str]:
+    """The P14 judge on waits at the tolerance's edge: (wanted, got) grades."""
     within = RETRY_AFTER - TOLERANCE + 0.01
     short = RETRY_AFTER - TOLERANCE - 0.01
     kept = record((0, "fault", 10.0), (0, "answer", 10.0 + within), (1, "answer", 12.0))
     hasty = record((0, "fault", 10.0), (0, "answer", 10.0 + short), (1, "answer", 12.0))
-    assert judge_waited(kept).kind == KEPT
-    assert judge_waited(hasty).kind == NON_STRICT
-    given_up = record((0, "fault", 10.0), status=0)
-    assert judge_waited(given_up).kind == FAIL  # gave up after the 429, and exited 0
+    given_up = record((0, "fault", 10.0), status=0)  # gave up after the 429, and exited 0
+    return [module.judge_waited(trial).kind for trial in (kept, hasty, given_up)]
+
+
+def tries_graded(module=more_cases) -> list[str]:
+    """The P15 judge on tries counted at the time limit, and on both exits."""
+    many = record(*[(0, "answer", float(k)) for k in range(ENDLESS)], status=None)
+    few = record(*[(0, "answer", float(k)) for k in range(ENDLESS - 1)], status=None)
+    said = record((0, "answer", 0.0), status=1)
+    quiet = record((0, "answer", 0.0), status=0)
+    return [module.judge_gave_up(trial).kind for trial in (many, few, said, quiet)]
+
+
+WAITS = [KEPT, NON_STRICT, FAIL]
+TRIES = [FAIL, INFO, KEPT, FAIL]
+
+
+def test_a_wait_just_within_the_tolerance_is_kept_and_one_just_short_is_not():
+    assert waits_graded() == WAITS
 
 
 def test_a_persistent_529_counts_tries_at_the_time_limit():
-    many = record(*[(0, "answer", float(k)) for k in range(ENDLESS)], status=None)
-    few = record(*[(0, "answer", float(k)) for k in range(ENDLESS - 1)], status=None)
-    assert judge_gave_up(many).kind == FAIL
-    assert judge_gave_up(few).kind == INFO
-    assert judge_gave_up(record((0, "answer", 0.0), status=1)).kind == KEPT
-    assert judge_gave_up(record((0, "answer", 0.0), status=0)).kind == FAIL
+    assert tries_graded() == TRIES
+
+
+# ---- every judge is mutation-tested: no hand mutant survives the cells above --------------------
+# (name, a line of lab/probe/more_cases.py, the line that replaces it)
+MUTANTS = [
+    ("P13 text not compared", "    if sent != wanted:", "    if False:"),
+    (
+        "P13 tool_use not compared",
+        'if calls != [w for w in wanted if w[0] == "tool_use"]:',
+        "if 0:",
+    ),
+    ("P13 a missing turn is info", "        return FAIL, why", "        return INFO, why"),
+    ("P14 no tolerance check", "    if gap < RETRY_AFTER - TOLERANCE:", "    if False:"),
+    ("P14 a tolerance of 1 s", "TOLERANCE = 0.1", "TOLERANCE = 1.0"),
+    ("P15 no endless check", "        if tries >= ENDLESS:", "        if False:"),
+    ("P15 exit 0 kept", 'return grade(FAIL, f"gave up after', 'return grade(KEPT, f"gave up after'),
+    (
+        "exit 0 after giving up kept",
+        'grade(FAIL, "the run gave up, yet',
+        'grade(KEPT, "the run gave up, yet',
+    ),
+    (
+        "rejections ignored",
+        "    if trial.rejections():\n        return grade(FAIL",
+        "    if 0:\n        return grade(FAIL",
+    ),
+    ("P16 no parse check", "and PARSE_CRASH.search(said):", "and False:"),
+    (
+        "P16 unretried kept",
+        'return grade(NON_STRICT, "reported the 502',
+        'return grade(KEPT, "reported the 502',
+    ),
+    (
+        "P17 bodies only",
+        "(a.path, a.body, a.betas) == (b.path, b.body, b.betas)",
+        "a.body == b.body",
+    ),
+    ("P17 never identical", "(a.path, a.body, a.betas) == (b.path, b.body, b.betas)", "False"),
+    ("P18 any continuation kept", 'or sent != [("text", PAUSED)]:', "and False:"),
+    (
+        "a silent stop kept",
+        "return grade(NON_STRICT, silent, *lines)",
+        "return grade(KEPT, silent, *lines)",
+    ),
+    (
+        "P20 going on kept",
+        "        return grade(NON_STRICT, why, *lines)\n    silent",
+        "        return grade(KEPT, why, *lines)\n    silent",
+    ),
+    ("P21 extras ignored", "    if extra:\n", "    if False:\n"),
+    ("P23 the log ignored", "    if HUMAN_LOG in trial.new_files:\n", "    if False:\n"),
+    ("P23 no result kept", "    if trial.first_result(call) is None:", "    if False:"),
+    (
+        "a thread always",
+        'return isinstance(thread, dict) and thread.get("type") == "continue"',
+        "return True",
+    ),
+]
+
+
+def wanted() -> dict[tuple[str, str], tuple[str, str]]:
+    found = {("lab-reference", case.id): (KEPT, "") for case in MORE_CASES}
+    found |= {(target.name, case): (kind, line) for case, target, kind, line in BREAKERS}
+    return found | {(target.name, case): (KEPT, line) for case, target, line in KEEPERS}
+
+
+@pytest.mark.parametrize(("name", "line", "mutant"), MUTANTS, ids=[m[0] for m in MUTANTS])
+def test_no_hand_mutant_of_the_judges_survives(cells, name, line, mutant):
+    source = Path(more_cases.__file__).read_text()
+    assert source.count(line) == 1, name
+    module = types.ModuleType("more_cases_mutant")
+    exec(compile(source.replace(line, mutant), "more_cases_mutant", "exec"), module.__dict__)
+    caught = [
+        key
+        for key, (kind, text) in wanted().items()
+        if (got := judge(module.MORE_BY_ID[key[1]], cells[key].trial)).kind != kind
+        or text not in said(got)
+    ]
+    caught += ["P14 edges"] if waits_graded(module) != WAITS else []
+    caught += ["P15 edges"] if tries_graded(module) != TRIES else []
+    assert caught, f"{name} survives"
 
 
 # ---- the permission contract -----------------------------------------------------------------
