@@ -70,6 +70,12 @@ def add_parsers(sub: Any) -> None:
         "{dir} stands for the scratch folder)",
     )
     probe.add_argument(
+        "--deny-call",
+        metavar="TOOL=JSON",
+        help="the permission contract: a call of a tool that asks --cmd's human and that its "
+        "own rules deny (P11, P23); the probe sets LAB_PROBE_APPROVE=all and LAB_PROBE_HUMAN_LOG",
+    )
+    probe.add_argument(
         "--case", action="extend", nargs="+", default=[], metavar="ID", help="only these cases"
     )
     probe.add_argument("--json", action="store_true", help="print only JSON on stdout")
@@ -130,9 +136,9 @@ def probe_argv(args: argparse.Namespace, *, every_flag: bool = True) -> list[str
     or only what names the job (to print as a rerun hint)."""
     argv = ["probe"]
     argv += ["--all"] if args.all else ["--cmd", args.cmd] if args.cmd else list(args.targets)
-    for flag in ("call", "fuzz", *(("report", "jobs") if every_flag else ())):
+    for flag in ("call", "deny_call", "fuzz", *(("report", "jobs") if every_flag else ())):
         if getattr(args, flag) is not None:
-            argv += [f"--{flag}", str(getattr(args, flag))]
+            argv += [f"--{flag.replace('_', '-')}", str(getattr(args, flag))]
     if args.case:
         argv += ["--case", *args.case]
     if every_flag:
@@ -150,12 +156,15 @@ def chosen_targets(args: argparse.Namespace) -> list[Any]:
         raise usage_error("name the targets one way: TARGET ..., --all or --cmd COMMAND")
     if args.call is not None and args.cmd is None:
         raise usage_error("--call goes with --cmd (built-in targets declare their own call)")
+    if args.deny_call is not None and args.cmd is None:
+        raise usage_error("--deny-call goes with --cmd (built-in targets declare their own rules)")
     try:
         if args.all:
             return list(builtin().values())
         if args.cmd is not None:
             call = parse_call(args.call) if args.call else READ_NOTES
-            return [command_target(args.cmd, call)]
+            denied = parse_call(args.deny_call, "--deny-call") if args.deny_call else None
+            return [command_target(args.cmd, call, denied)]
         return [resolve(name) for name in dict.fromkeys(args.targets)]
     except TargetError as error:
         raise usage_error(str(error)) from None

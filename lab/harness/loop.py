@@ -64,6 +64,8 @@ class Harness:
         if self.holds_tool_calls(answer):
             results = self.layers.run_calls(self.turn, answer.tool_calls)
             self.messages.append({"role": "user", "content": results})
+        elif answer.message.stop_reason == "pause_turn":
+            pass  # the API paused a long turn: send it back as it is, and the model goes on
         elif reason := self.layers.stop_continuation(self.turn):
             self.messages.append({"role": "user", "content": reason})
         else:

@@ -16,6 +16,7 @@ from lab.model.request_shape import body_problem
 from lab.model.script import (
     ApiError,
     CutOff,
+    HtmlPage,
     ModelRequest,
     ScriptedModel,
     ScriptExhausted,
@@ -236,6 +237,7 @@ class FakeMessagesAPI:
             StreamError: self._stream_error,
             StreamDropped: self._dropped,
             CutOff: self._cut_off,
+            HtmlPage: self._html_page,
         }
         return plays[type(step)](index, step, stream, body["messages"])
 
@@ -325,3 +327,13 @@ class FakeMessagesAPI:
     ) -> httpx2.Response:
         self.rejections.append(Rejection(index, status, error_type, message))
         return self._error(status, error_type, message, {}, error_code)
+
+    # ------------------------------------------------------------ faults from outside the API
+
+    def _html_page(
+        self, index: int, step: HtmlPage, stream: bool, messages: list
+    ) -> httpx2.Response:
+        """A proxy's HTML error page: the status, a text/html body, no JSON at all."""
+        self.faults.append(Rejection(index, step.status, step.type, step.title))
+        headers = {"content-type": "text/html; charset=utf-8"}
+        return self._answer(step.status, headers, content=step.body.encode())

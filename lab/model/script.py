@@ -283,3 +283,31 @@ class ScriptedModel:
     def __repr__(self) -> str:
         kind = "responder" if self._responder else f"{len(self._steps)} steps"
         return f"ScriptedModel({kind}, calls={self.calls})"
+
+
+# ---------------------------------------------------------------- faults from outside the API
+# Steps the probe's later cases play (lab/probe/more_cases.py); each answer is one of the fake's
+# plays (fake_api.py), appended there beside the others.
+
+
+@dataclass(frozen=True)
+class HtmlPage:
+    """An error page from a proxy in front of the API (a load balancer's 502): an HTTP status
+    with a `text/html` body, not the API's JSON error. A client must not crash parsing it."""
+
+    status: int = 502
+    title: str = "502 Bad Gateway"
+    type = "html_page"  # what logs call it (not a field: the API's error types are JSON)
+
+    @property
+    def body(self) -> str:
+        return (
+            f"<html>\r\n<head><title>{self.title}</title></head>\r\n<body>\r\n"
+            f"<center><h1>{self.title}</h1></center>\r\n<hr><center>nginx</center>\r\n"
+            "</body>\r\n</html>\r\n"
+        )
+
+
+def proxy_error(status: int = 502, title: str = "502 Bad Gateway") -> HtmlPage:
+    """A proxy's HTML error page (default: nginx's 502 Bad Gateway)."""
+    return HtmlPage(status, title)

@@ -17,14 +17,14 @@ import subprocess
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lab.probe.cases import CASES, NA, Case, Verdict, judge
 from lab.probe.conversation import Conversation
 from lab.probe.recorder import Recorder
 from lab.probe.sandbox import Scratch, environment
 from lab.probe.target import Target
-from lab.probe.trial import Exchange, Exit, Setting, Trial, short
+from lab.probe.trial import Exit, Setting, Trial, short
 from lab.probe.warm import COLD, WarmStarts, warm_module
 
 TIMEOUT = 60.0  # seconds a target may take for one case before it is stopped
@@ -163,10 +163,7 @@ def run_trial(
             text = text.replace(secret, shown)
         return text
 
-    exchanges = [
-        Exchange(e.number, e.method, e.path, e.body, e.status, clean(e.answer), e.played)
-        for e in recorder.exchanges
-    ]
+    exchanges = [replace(e, answer=clean(e.answer)) for e in recorder.exchanges]
     tail = "\n".join(clean(output).splitlines()[-OUTPUT_LINES:])
     trial = Trial(
         target.name,

@@ -6,8 +6,11 @@ It talks to ANTHROPIC_BASE_URL with ANTHROPIC_API_KEY through the real SDK. Its 
 virtual world as always: the working folder's files are copied in at the start, and the files the
 run created or changed are copied back at the end (inside the working folder only), so the probe
 reads canary files the same way for every target. The deny rule `Bash(touch *)` stands against a
-human who says yes to everything (probe case P11). Exit status 0 when the run ended because the
-model was done, 1 otherwise (with one line on stderr saying why).
+human who says yes to everything (probe case P11). It keeps the probe's permission contract
+(lab/probe/target.py): `LAB_PROBE_APPROVE=all` (the default) makes its human say yes, and each
+question to the human is appended as one line to the file `LAB_PROBE_HUMAN_LOG` names. Exit
+status 0 when the run ended because the model was done, 1 otherwise (with one line on stderr
+saying why), a final answer cut by max_tokens or refused included.
 """
 
 from __future__ import annotations
@@ -21,10 +24,11 @@ from pathlib import Path
 import anthropic
 
 from lab.harness.permissions import Permissions
+from lab.harness.retry import real_wait
 from lab.runner import wire
 from lab.scenario import Setup
 from lab.switches import Switches, switch_names
-from lab.trace import RunEnded
+from lab.trace import ModelAnswered, RunEnded
 
 PRESETS = {"reference": Switches, "course": Switches.course}
 DENY = "Bash(touch *)"  # the target's deny rule for P11
@@ -72,6 +76,21 @@ def flip(text: str) -> tuple[str, bool]:
     return name, value.lower() == "true"
 
 
+# A final answer the model did not finish is reported, never passed off as the answer.
+UNFINISHED = {
+    "max_tokens": "the final answer was cut off by max_tokens",
+    "refusal": "the model refused (stop_reason refusal)",
+}
+
+
+def human(question: str) -> str:
+    """The probe's human stub (the permission contract): logs the question, answers as told."""
+    if log := os.environ.get("LAB_PROBE_HUMAN_LOG"):
+        with open(log, "a", encoding="utf-8") as file:
+            file.write(" ".join(question.split()) + "\n")
+    return "y" if os.environ.get("LAB_PROBE_APPROVE", "all") == "all" else "n"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m lab.probe.own_harness")
     parser.add_argument("--preset", choices=sorted(PRESETS), default="reference")
@@ -85,18 +104,21 @@ def main(argv: list[str] | None = None) -> int:
         stream=os.environ.get("LAB_PROBE_STREAM", "1") != "0",
         max_turns=MAX_TURNS,
         permissions=Permissions(deny=[DENY], ask=["Bash"]),
-        human=lambda question: "y",
+        human=human,
     )
     client = anthropic.Anthropic(max_retries=0)  # the harness owns its retries
     switches = PRESETS[args.preset]().flipped(**dict(args.switch))
-    wired = wire(replace(setup, files=before), switches, client=client)
+    # A real server is waited for on the real clock (retry-after is a promise in seconds).
+    wired = wire(replace(setup, files=before), switches, client=client, wait=real_wait)
     harness, world = wired.harness, wired.world
     ended = wired.run(args.prompt)
     copy_back(world.snapshot(), world.workspace, before, folder)
-    if ended == "done":
+    last = harness.trace.last(ModelAnswered)
+    unfinished = UNFINISHED.get(last.stop_reason or "") if last else None
+    if ended == "done" and unfinished is None:
         return 0
     end = harness.trace.last(RunEnded)
-    detail = end.detail if end else ""
+    detail = unfinished or (end.detail if end else "")
     print(f"lab harness ({args.preset}): run ended: {ended}: {detail}", file=sys.stderr)
     return 1
 

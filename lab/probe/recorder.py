@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -54,6 +55,7 @@ class Recorder:
         return getattr(self.api, name)
 
     def __call__(self, request: httpx2.Request) -> httpx2.Response:
+        arrived = time.monotonic()
         with self._lock:
             before = len(self.played)
             response = self.api(request)
@@ -74,6 +76,8 @@ class Recorder:
                 status=response.status_code,
                 answer=answer,
                 played=played,
+                time=arrived,
+                betas=request.headers.get("anthropic-beta", ""),
             )
             self.exchanges.append(exchange)
             if self.on_exchange is not None:

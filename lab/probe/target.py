@@ -9,6 +9,12 @@ For cases whose point needs one answer mode (P1 a JSON answer; P1s, P4, P8, P9 a
 the probe also sets `LAB_PROBE_STREAM` to 1 or 0: a program that can do both may follow it; one
 that does not gets n/a for the cases whose mode it never asks for. A denied call (P11) counts as
 run when any new file appears in the scratch folder (outside dot-folders).
+
+The permission contract (cases P11 and P23, for any program with approvals): a target declares
+`denied_call`, a call of a tool that asks the program's human and that the program's own rules
+deny (`--deny-call TOOL=JSON` for `--cmd`). The probe sets `LAB_PROBE_APPROVE=all` (the
+program's human stub must approve everything it is asked) and `LAB_PROBE_HUMAN_LOG` (a file name,
+relative to the working folder: the stub appends one line to it each time the human is asked).
 """
 
 from __future__ import annotations
@@ -17,12 +23,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["READ_NOTES", "Call", "Target", "always_installed"]
+__all__ = ["CONTRACT_ENV", "HUMAN_LOG", "READ_NOTES", "Call", "Target", "always_installed"]
 
 # (tool name, JSON text of its input); "{dir}" in the JSON stands for the scratch folder.
 Call = tuple[str, str]
 
 READ_NOTES: Call = ("read_file", '{"path": "notes.txt"}')
+
+# The permission contract's environment: the human stub approves all, and logs each question.
+HUMAN_LOG = ".lab-probe-human.log"
+CONTRACT_ENV = {"LAB_PROBE_APPROVE": "all", "LAB_PROBE_HUMAN_LOG": HUMAN_LOG}
 
 
 def always_installed() -> str | None:
@@ -38,8 +48,9 @@ class Target:
     argv: Callable[[str, Path], list[str]]
     # The harmless call the probe's scripted model asks for (it must return notes.txt's text).
     call: Call = READ_NOTES
-    # For targets with a permission system (P11): a call that a deny rule of the target forbids and
-    # whose only effect would be a canary file in the scratch folder; None: the case is n/a.
+    # For targets with a permission system (P11, P23): a call of a tool that asks the human, which
+    # a deny rule of the target forbids and whose only effect would be a canary file in the
+    # scratch folder; None: those cases are n/a.
     denied_call: Call | None = None
     # Extra environment for the program (telemetry and updater switches, settings).
     env: Mapping[str, str] = field(default_factory=dict)

@@ -11,7 +11,7 @@ import shlex
 import sys
 from pathlib import Path
 
-from lab.probe.target import READ_NOTES, Call, Target
+from lab.probe.target import CONTRACT_ENV, READ_NOTES, Call, Target
 
 LAB_DENIED_CALL: Call = ("bash", '{"command": "touch denied.canary"}')
 # What the course keeps (see each switch's `course` value): its SDK client retries (P6, P7) and it
@@ -42,6 +42,7 @@ def lab_target(preset: str, *flips: str) -> Target:
             argv=argv,
             call=READ_NOTES,
             denied_call=LAB_DENIED_CALL,
+            env=CONTRACT_ENV,
             about=f"{about}, with {', '.join(flips)}",
         )
     return Target(
@@ -49,6 +50,7 @@ def lab_target(preset: str, *flips: str) -> Target:
         argv=argv,
         call=READ_NOTES,
         denied_call=LAB_DENIED_CALL,
+        env=CONTRACT_ENV,
         distributions=("harness-lab", "anthropic"),
         about=about,
         claims=claims,
@@ -74,17 +76,17 @@ class TargetError(Exception):
     """A bad target name, --cmd or --call: one readable line."""
 
 
-def parse_call(text: str) -> Call:
+def parse_call(text: str, flag: str = "--call") -> Call:
     """`TOOL=JSON` (the JSON an object; `{dir}` stands for the scratch folder)."""
     name, sep, raw = text.partition("=")
     if not sep or not name.strip():
-        raise TargetError(f"--call {text!r}: expected TOOL=JSON, e.g. read_file={READ_NOTES[1]}")
+        raise TargetError(f"{flag} {text!r}: expected TOOL=JSON, e.g. read_file={READ_NOTES[1]}")
     try:
         value = json.loads(raw.replace("{dir}", "/scratch"))
     except ValueError as error:
-        raise TargetError(f"--call {text!r}: the JSON does not parse: {error}") from None
+        raise TargetError(f"{flag} {text!r}: the JSON does not parse: {error}") from None
     if not isinstance(value, dict):
-        raise TargetError(f"--call {text!r}: the JSON must be an object")
+        raise TargetError(f"{flag} {text!r}: the JSON must be an object")
     return (name.strip(), raw)
 
 
@@ -96,7 +98,9 @@ def absolute(word: str) -> str:
     return str(path.resolve())
 
 
-def command_target(command: str, call: Call = READ_NOTES) -> Target:
+def command_target(
+    command: str, call: Call = READ_NOTES, denied_call: Call | None = None
+) -> Target:
     """Any program: `command` split like a shell would, the prompt appended as its last argument.
 
     Words that name a file or folder in the current folder (`my_agent.py`, `./agent`) become
@@ -113,6 +117,8 @@ def command_target(command: str, call: Call = READ_NOTES) -> Target:
         name=command,
         argv=lambda prompt, folder: [*words, prompt],
         call=call,
+        denied_call=denied_call,  # the permission contract (target.py): P11, P23
+        env=CONTRACT_ENV,
         about=f"the program `{command}`",
         claims=tuple(c.id for c in CASES),
     )

@@ -38,6 +38,8 @@ class Exchange:
     status: int
     answer: str  # one line: what the fake answered, or its exact error text
     played: Played | None  # the conversation's record, when the request reached the script
+    time: float = 0.0  # when it arrived (time.monotonic(), the probe's clock): waits are gaps
+    betas: str = ""  # its anthropic-beta header: a request resent with fewer betas is changed
 
     def line(self) -> str:
         return f"request #{self.number} {self.method} {self.path} → {self.answer}"
