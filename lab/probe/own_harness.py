@@ -20,6 +20,7 @@ from pathlib import Path
 import anthropic
 
 from lab.harness.permissions import Permissions
+from lab.harness.retry import real_wait
 from lab.scenario import Setup, build_harness, run_safely
 from lab.switches import Switches, switch_names
 from lab.trace import RunEnded
@@ -89,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     world = World.create(before)
     client = anthropic.Anthropic(max_retries=0)  # the harness owns its retries
     switches = PRESETS[args.preset]().flipped(**dict(args.switch))
-    harness = build_harness(setup, switches, world, client)
+    # A model over the wire is waited for on the real clock: retry-after means seconds (P6).
+    harness = build_harness(setup, switches, world, client, wait=real_wait)
     ended = run_safely(harness, args.prompt)
     copy_back(world.snapshot(), world.workspace, before, folder)
     if ended == "done":

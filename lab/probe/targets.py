@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
 import sys
 from pathlib import Path
 
@@ -74,17 +75,17 @@ class TargetError(Exception):
     """A bad target name, --cmd or --call: one readable line."""
 
 
-def parse_call(text: str) -> Call:
+def parse_call(text: str, flag: str = "--call") -> Call:
     """`TOOL=JSON` (the JSON an object; `{dir}` stands for the scratch folder)."""
     name, sep, raw = text.partition("=")
     if not sep or not name.strip():
-        raise TargetError(f"--call {text!r}: expected TOOL=JSON, e.g. read_file={READ_NOTES[1]}")
+        raise TargetError(f"{flag} {text!r}: expected TOOL=JSON, e.g. read_file={READ_NOTES[1]}")
     try:
         value = json.loads(raw.replace("{dir}", "/scratch"))
     except ValueError as error:
-        raise TargetError(f"--call {text!r}: the JSON does not parse: {error}") from None
+        raise TargetError(f"{flag} {text!r}: the JSON does not parse: {error}") from None
     if not isinstance(value, dict):
-        raise TargetError(f"--call {text!r}: the JSON must be an object")
+        raise TargetError(f"{flag} {text!r}: the JSON must be an object")
     return (name.strip(), raw)
 
 
@@ -93,20 +94,30 @@ def absolute(word: str) -> str:
     path = Path(word)
     if word.startswith("-") or path.is_absolute() or not path.exists():
         return word
-    return str(path.resolve())
+    return str(path.absolute())  # not resolved: a venv's bin/python is a symlink that matters
 
 
-def command_target(command: str, call: Call = READ_NOTES) -> Target:
+def program(word: str) -> str:
+    """The program a command names, found on the caller's PATH now (`python` is the user's
+    interpreter, their venv's if one is active, not the lab's); as typed when not found."""
+    if "/" in word:
+        return absolute(word)
+    return shutil.which(word) or word
+
+
+def command_target(command: str, call: Call = READ_NOTES, final: Call | None = None) -> Target:
     """Any program: `command` split like a shell would, the prompt appended as its last argument.
 
-    Words that name a file or folder in the current folder (`my_agent.py`, `./agent`) become
-    absolute paths, so `python my_agent.py` still finds its file from the scratch folder."""
+    The program is looked up on the caller's PATH; words that name a file or folder in the
+    current folder (`my_agent.py`, `./agent`) become absolute paths, so `python my_agent.py`
+    still finds its file from the scratch folder. It starts cold, exactly as typed."""
     try:
-        words = [absolute(word) for word in shlex.split(command)]
+        words = shlex.split(command)
     except ValueError as error:
         raise TargetError(f"--cmd {command!r}: {error}") from None
     if not words:
         raise TargetError("--cmd: the command is empty")
+    words = [program(words[0]), *(absolute(word) for word in words[1:])]
     from lab.probe.cases import CASES
 
     return Target(
@@ -115,6 +126,9 @@ def command_target(command: str, call: Call = READ_NOTES) -> Target:
         call=call,
         about=f"the program `{command}`",
         claims=tuple(c.id for c in CASES),
+        final_call=final,
+        warm=False,
+        command=True,
     )
 
 
