@@ -63,7 +63,7 @@ def answered_line(trial: Trial, tool_id: str) -> str:
     if found is None:
         return f"{tool_id}: no answer in any later request"
     exchange, how = found
-    said = {"is_error": "a tool_result with is_error", "result": "a tool_result without is_error"}
+    said = {"is_error": "a tool_result, is_error true", "result": "a tool_result, no is_error"}
     ran = trial.ran(tool_id)
     canary = f", canary seen {ran[1]}" if ran else ""
     return f"request #{exchange.number} answers {tool_id}: {said.get(how, 'as text')}{canary}"

@@ -14,6 +14,7 @@ partial    like careful, streamed; after a failed stream it runs the calls the s
 striptext  like careful, but re-sends each assistant turn without its text blocks
 rename     like careful, but re-sends an unknown tool's call under the name read_file
 eager      like careful, but asks again at once after a 429 or 529, whatever retry-after says
+textfirst  like careful, but puts a text block before the results (the API rejects it: 400)
 """
 
 import sys
@@ -107,6 +108,8 @@ def run(prompt: str, mode: str) -> None:
         if not calls:
             return
         results = [result(call, mode not in ("trusting", "title")) for call in calls]
+        if mode == "textfirst":
+            results.insert(0, {"type": "text", "text": "Here are the results."})
         messages.append({"role": "user", "content": results})
 
 
