@@ -6,7 +6,7 @@ For each round it prints the wall time, the CPU time of every process involved a
 run; then it compares the rounds' matrices cell by cell. On a machine others are using, CPU ÷ 2
 is what two idle cores would need at best.
 
-Run it as:  python benchmarks/probe.py [--jobs N] [--rounds R]
+Run it as:  python benchmarks/probe.py [--jobs N] [--rounds R] [--save FILE.json]
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--jobs", type=int, help="trials at once (default: lab probe's)")
     parser.add_argument("--rounds", type=int, default=2, help="runs of the matrix (default 2)")
+    parser.add_argument("--save", metavar="FILE.json", help="write the last round's JSON here")
     args = parser.parse_args()
 
     for name, target in builtin().items():
@@ -67,6 +68,9 @@ def main() -> None:
     for round_ in range(args.rounds):
         wall, cpu, result = timed_probe(args.jobs)
         seen.append(verdicts(result))
+        if args.save:
+            with open(args.save, "w", encoding="utf-8") as file:
+                json.dump(result, file, ensure_ascii=False)
         size = f"{len(result['targets'])} × {len(result['cases'])}"
         mark = "ok" if wall <= LIMIT else "over"
         print(

@@ -20,6 +20,11 @@ def lab(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(command, capture_output=True, text=True, timeout=300, env=environment)
 
 
+def said(done: subprocess.CompletedProcess) -> str:
+    """What a command printed, its lines joined (the text is wrapped to the terminal's width)."""
+    return " ".join(done.stdout.split())
+
+
 def agent(mode: str) -> str:
     return f"{sys.executable} {AGENTS / 'hand_loop.py'} --mode {mode}"
 
@@ -59,13 +64,13 @@ def test_a_program_that_keeps_what_it_is_probed_with_exits_0_and_one_that_fails_
 ):
     kept = lab("probe", "--cmd", agent("careful"), "--case", "P1", "P2")
     assert kept.returncode == 0, kept.stdout
-    assert "2 kept, 0 fail, 0 non-strict, 0 info, 0 n/a, 0 not reached" in kept.stdout
+    assert "2 kept, 0 fail, 0 non-strict, 0 info, 0 n/a, 0 not reached" in said(kept)
     assert kept.stdout == "\n".join(line.rstrip() for line in kept.stdout.split("\n"))
     junit = tmp_path / "probe.xml"
     broke = lab("probe", "--cmd", agent("trusting"), "--case", "P1", "P3", "--junit", str(junit))
     assert broke.returncode == 1
-    assert "P1 read fail, which it claims to keep" in broke.stdout
-    assert "reproduce: lab serve P1 (in a folder with notes.txt)" in broke.stdout
+    assert "P1 read fail, which it claims to keep" in said(broke)
+    assert "reproduce: lab serve P1 (in a folder with notes.txt)" in said(broke)
     # JUnit: one testcase per cell, a fail as a <failure>, a non-strict as a property only
     suite = ElementTree.parse(junit).getroot().find("testsuite")
     cases = {c.get("name"): c for c in suite.iter("testcase")}
@@ -90,8 +95,8 @@ def test_a_program_that_keeps_what_it_is_probed_with_exits_0_and_one_that_fails_
 def test_a_command_that_never_reaches_the_script_exits_4(command):
     done = lab("probe", "--cmd", command, "--case", "P1")
     assert done.returncode == 4, done.stdout + done.stderr
-    assert "P1 not reached: tool_use declared end_turn (JSON)" in done.stdout
-    assert "the target never got a script answer" in done.stdout
+    assert "P1 not reached: tool_use declared end_turn (JSON)" in said(done)
+    assert "the target never got a script answer" in said(done)
 
 
 def test_lab_help_documents_exit_4():

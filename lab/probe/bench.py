@@ -228,12 +228,10 @@ def run_trial(
 
 def asked_mode(trial: Trial) -> str | None:
     """The answer mode the target asked for in its first script request."""
-    first = next((e for e in trial.conversation() if e.played), None)
-    return (
-        None
-        if first is None or first.played is None
-        else ("stream" if first.played.stream else "json")
-    )
+    first = next((e.played for e in trial.exchanges if e.in_script and e.played), None)
+    if first is None:
+        return None
+    return "stream" if first.stream else "json"
 
 
 def the_worse(cells: Sequence[Cell]) -> Cell:
@@ -241,26 +239,18 @@ def the_worse(cells: Sequence[Cell]) -> Cell:
     the other mode's outcome in its evidence."""
     if len(cells) == 1:
         return cells[0]
-    first, second = cells
-    decided, other = (
-        (second, first)
-        if worse(first.verdict.kind, second.verdict.kind) != (first.verdict.kind)
-        else (first, second)
-    )
-    if (decided.verdict.kind, decided.verdict.because) == (
-        other.verdict.kind,
-        other.verdict.because,
-    ):
+    decided, other = cells
+    if worse(decided.verdict.kind, other.verdict.kind) != decided.verdict.kind:
+        decided, other = other, decided
+    said, also = decided.verdict, other.verdict
+    if (said.kind, said.because) == (also.kind, also.because):
         note = "the same in the other answer mode"
     elif decided.mode is not None and decided.mode == other.mode:
-        note = (
-            f"the target asked for {decided.mode} answers both times (it ignores LAB_PROBE_STREAM)"
-        )
+        note = f"the target asked for {decided.mode} answers both times (it ignores "
+        note += "LAB_PROBE_STREAM)"
     else:
-        note = f"in {other.mode or 'the other'} mode: {other.verdict.kind}: {other.verdict.because}"
-    verdict = Verdict(
-        decided.verdict.kind, decided.verdict.because, (*decided.verdict.evidence, note)
-    )
+        note = f"in {other.mode or 'the other'} mode: {also.kind}: {also.because}"
+    verdict = Verdict(said.kind, said.because, (*said.evidence, note))
     return replace(decided, verdict=verdict, other=other)
 
 

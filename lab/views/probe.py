@@ -103,6 +103,7 @@ def reproduce(cell: Cell, target: Target) -> str:
     if target.command and target.call != ("read_file", '{"path": "notes.txt"}'):
         serve += ["--call", "=".join(target.call)]
     env = ["ANTHROPIC_BASE_URL=<the printed URL>", "ANTHROPIC_API_KEY=x"]
+    env += [shlex.quote(f"{k}={v}") for k, v in sorted(target.env.items())]
     if cell.stream is not None:
         env.append(f"LAB_PROBE_STREAM={int(cell.stream)}")
     run = " ".join(env) + " " + shlex.join(cell.argv) if cell.argv else "(the target)"
