@@ -278,8 +278,9 @@ def test_ids_and_texts_inside_a_text_history_place_the_request():
     assert talk(request(said)) == turn(CALL)  # stage 1: toolu_b was stage 0's answer
 
 
-def test_a_stream_fault_is_played_only_on_a_streamed_request():
-    stages = [Stage(turn(AGAIN), fault=stream_error(turn(CALL))), Stage(turn("done."))]
+def test_a_fault_that_needs_a_stream_is_played_only_on_a_streamed_request():
+    fault = stream_error(turn(CALL))
+    stages = [Stage(turn(AGAIN), fault=fault, mode="stream"), Stage(turn("done."))]
     talk = Conversation(stages, marker="[probe]")
     first = [{"role": "user", "content": "[probe] go"}]
     assert talk(request(first, stream=False)) == turn(AGAIN)

@@ -142,11 +142,12 @@ def judge_error_answered(what: str) -> Callable[[Trial], Verdict]:
             f"the assistant turn: {resent[1]}" if resent and resent[1] else "",
             *the_end(trial),
         )
-        if trial.rejections() or answer is None:
-            lost = "got no result: the call was silently lost"
-            return graded(
-                FAIL, f"{what} {lost}" if answer is None else ending(trial) or "", *evidence
-            )
+        if trial.rejections():
+            return graded(FAIL, ending(trial) or "", *evidence)
+        if answer is None and trial.exit.clean:
+            return graded(FAIL, f"{what} got no result: the call was silently lost", *evidence)
+        if answer is None:
+            return graded(FAIL, f"{what} got no result: {ending(trial)}", *evidence)
         if (problem := ending(trial)) is not None:
             return graded(FAIL, f"{what} was answered, but then {problem}", *evidence)
         if answer[1] != "is_error":

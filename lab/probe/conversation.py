@@ -5,11 +5,12 @@ its history holds is stage k-1; a fresh conversation stands at stage 0. Answers 
 their tool_use ids and texts found *anywhere* in the request — in tool_use and tool_result blocks,
 or inside a text ("Calling tools: [{'id': 'toolu_p1_01', ...}]") for a harness that writes its
 history as text. The *first* request at a stage gets the stage's fault, when it has one and the
-request can receive it (a stream fault needs a streamed request); every later request at that
-stage (an HTTP retry, or a harness asking again) gets the healthy answer, so a harness that
-retries can pass. A side call (a title, a summary) gets a short text answer and moves nothing:
-a request that offers none of the tools the case's script calls, whatever text it quotes, or one
-that carries nothing of the conversation (neither the probe's marker nor a scripted answer).
+request can receive it (a stage that needs a streamed answer plays it on a streamed request
+only); every later request at that stage (an HTTP retry, or a harness asking again) gets the
+healthy answer, so a harness that retries can pass. A side call (a title, a summary) gets a
+short text answer and moves nothing: a request that offers none of the tools the case's script
+calls, whatever text it quotes, or one that carries nothing of the conversation (neither the
+probe's marker nor a scripted answer).
 """
 
 from __future__ import annotations
@@ -24,16 +25,14 @@ from lab.model.script import (
     ApiError,
     ModelRequest,
     Step,
-    StreamDropped,
-    StreamError,
     Turn,
     tool_use_id,
     turn,
 )
 
 SIDE_ANSWER = "ok."
-# A text recognises its stage only when it is this long: a short one ("done.") could be
-# quoted by chance anywhere in a request.
+# A text is looked for inside longer strings only when it is this long: a short one ("done.")
+# could be quoted by chance anywhere in a request, so it counts only as a whole text.
 SIGN_TEXT = 12
 
 
@@ -166,12 +165,10 @@ def offered_names(tools: object) -> set[str]:
     return {t["name"] for t in listed if isinstance(t, dict) and isinstance(t.get("name"), str)}
 
 
-# Faults only a streamed request can receive (each has a JSON meaning, but not the case's point).
-STREAM_FAULTS = (StreamError, StreamDropped)
-
-
-def can_receive(fault: object, request: ModelRequest) -> bool:
-    return request.stream or not isinstance(fault, STREAM_FAULTS)
+def can_receive(stage: Stage, request: ModelRequest) -> bool:
+    """A stage that needs one answer mode plays its fault only on a request in that mode (the
+    other mode's request gets the healthy answer, and the case reads n/a)."""
+    return stage.mode is None or request.stream == (stage.mode == "stream")
 
 
 @dataclass
@@ -196,10 +193,12 @@ class Conversation:
                 for block in played.blocks if played else ():
                     if block.get("type") == "tool_use":
                         self._signs[block["id"]] = k
-                    elif len(block.get("text") or "") >= SIGN_TEXT and not self._text_elsewhere(
-                        block["text"], k
-                    ):
+                    elif block.get("text") and not self._text_elsewhere(block["text"], k):
                         self._signs[block["text"]] = k
+
+    def _inside(self, sign: str) -> bool:
+        """May this sign be found inside a longer string? An id, or a text long enough."""
+        return sign.startswith("toolu_") or len(sign) >= SIGN_TEXT
 
     def _text_elsewhere(self, text: str, k: int) -> bool:
         # A text shared by two stages ("done.") recognises neither of them.
@@ -222,7 +221,7 @@ class Conversation:
             if stage >= len(self.stages):
                 return self._record(request, stage, "extra", self.stages[-1].answer, same, attempt)
             current = self.stages[stage]
-            if current.fault is not None and attempt == 1 and can_receive(current.fault, request):
+            if current.fault is not None and attempt == 1 and can_receive(current, request):
                 return self._record(request, stage, "fault", current.fault, same, attempt)
             return self._record(request, stage, "answer", current.answer, same, attempt)
 
@@ -241,9 +240,16 @@ class Conversation:
     def stage_of(self, messages: list) -> int | None:
         """Where a request stands; None when it carries nothing of this conversation.
 
-        Every id and text of the script is looked for in every string of the messages."""
-        found = "\n".join(strings(messages if isinstance(messages, list) else []))
-        seen = [stage for sign, stage in self._signs.items() if sign and sign in found]
+        Every id and long text of the script is looked for inside every string of the messages;
+        a short text ("done.") only as a whole string (a text block, or a message's text)."""
+        said = list(strings(messages if isinstance(messages, list) else []))
+        found = "\n".join(said)
+        whole = set(said)
+        seen = [
+            stage
+            for sign, stage in self._signs.items()
+            if sign and (sign in whole or (self._inside(sign) and sign in found))
+        ]
         if seen:
             return max(seen) + 1
         return 0 if self.marker in found else None

@@ -223,6 +223,8 @@ class Trial:
             and m.get("role") == "assistant"
             and any(_signature(b)[2] in ids for b in _content(m) if isinstance(b, dict))
         ]
+        if not holders and isinstance(after.body, dict) and after.body.get("thread"):
+            return after, None  # a message thread: the API holds the turn as it answered it
         if not holders:
             return (
                 after,
