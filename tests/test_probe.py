@@ -131,11 +131,11 @@ def test_the_evidence_reads_at_80_100_and_120_columns_with_no_word_split(cells, 
     from lab.views.probe import reproduce, target_view
 
     title = agent("title")
-    shown = {
-        lab_target("reference"): [cells[("lab-reference", c.id)] for c in CASES],
-        title: [cells[(title.name, "P1")]],
-    }
-    for target, row in shown.items():
+    shown = [
+        (lab_target("reference"), [cells[("lab-reference", c.id)] for c in CASES]),
+        (title, [cells[(title.name, "P1")]]),
+    ]
+    for target, row in shown:
         file = io.StringIO()
         Console(file=file, width=width, color_system=None).print(
             target_view(target, row, width), soft_wrap=True
