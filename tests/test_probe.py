@@ -128,7 +128,7 @@ def test_the_evidence_reads_at_80_100_and_120_columns_with_no_word_split(cells, 
 
     from rich.console import Console
 
-    from lab.views.probe import reproduce, target_view
+    from lab.views.probe import reproduce, target_view, versions
 
     title = agent("title")
     shown = [
@@ -141,7 +141,9 @@ def test_the_evidence_reads_at_80_100_and_120_columns_with_no_word_split(cells, 
             target_view(target, row, width), soft_wrap=True
         )
         printed = file.getvalue().splitlines()
-        said = [target.name, target.about, "kept, fail, non-strict, info, n/a, not reached;"]
+        said = [target.name, "·", target.about, "in json stream mode"]
+        said += [f"{name} {version}, {version}" for name, version in versions(target).items()]
+        said += ["kept, fail, non-strict, info, n/a, not reached; kept fail info reached"]
         said += ["read fail, which it claims to keep", *(c.title for c in CASES)]
         for cell in row:
             said += [cell.case, cell.verdict.because, *cell.verdict.evidence, ":"]
@@ -152,7 +154,8 @@ def test_the_evidence_reads_at_80_100_and_120_columns_with_no_word_split(cells, 
             assert len(line) <= width or " " not in line.strip(), f"too wide: {line!r}"
             for word in line.replace(":", " : ").split():
                 assert word in words or word.isdigit(), f"{word!r} split across lines in {line!r}"
-        heading = "  P1 kept: " if width < 100 else "  P1    kept         "
+        grade = row[0].verdict.kind  # the case's title follows its id and grade
+        heading = f"  P1 {grade}: " if width < 100 else f"  P1    {grade:<12} "
         assert any(line.startswith(heading + "tool_use declared end_turn") for line in printed)
 
 
