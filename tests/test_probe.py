@@ -350,3 +350,32 @@ def test_a_warm_start_changes_no_verdict_and_no_evidence():
     warm = probe_pairs(pairs)
     cold = probe_pairs(pairs, cold=True)
     assert [(c.verdict, c.trial.exit) for c in warm] == [(c.verdict, c.trial.exit) for c in cold]
+
+
+# ---- judges over a hand-made record ------------------------------------------------------------
+def hand_trial(case: str, requests: list[tuple[dict, int]], status: int = 0):
+    """A Trial whose requests (body, stage) got the stage's healthy answer, as a harness sent."""
+    from lab.probe.conversation import Played
+    from lab.probe.trial import Exchange, Exit, Setting, Trial
+
+    setting = Setting(case, "CANARY", ("read_file", {"path": "notes.txt"}), None, "[m]", "[m] go")
+    stages = BY_ID[case].stages(setting)
+    exchanges = [
+        Exchange(n, "POST", "/v1/messages", body, 200, "200", Played(n, k, 1, "answer",
+                 stages[k].answer, False, False))
+        for n, (body, k) in enumerate(requests, start=1)
+    ]  # fmt: skip
+    return Trial("hand", setting, stages, exchanges, Exit(status))
+
+
+def test_a_message_thread_holds_the_assistant_turn_it_is_not_a_rewrite():
+    results = [
+        {"type": "tool_result", "tool_use_id": f"toolu_p5_0{k}", "content": "CANARY"}
+        for k in (1, 2)
+    ]
+    first = {"messages": [{"role": "user", "content": "[m] go"}]}
+    resumed = {"thread": {"id": "thr_1"}, "messages": [{"role": "user", "content": results}]}
+    trial = hand_trial("P5", [(first, 0), (resumed, 1)])
+    assert BY_ID["P5"].judge(trial).kind == "kept"
+    rewritten = {"messages": [*first["messages"], {"role": "user", "content": results}]}
+    assert BY_ID["P5"].judge(hand_trial("P5", [(first, 0), (rewritten, 1)])).kind == "non-strict"

@@ -19,7 +19,8 @@ EXIT_OK, EXIT_DEVIATED, EXIT_USAGE, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 EXIT_CODES = """\
 exit codes:
   0    every experiment reproduced its expected degradation (or the command did its job)
-  1    an experiment did not reproduce, or an invariant broke
+  1    an experiment did not reproduce, or an invariant broke (`lab probe`: a case a
+       target claims reads fail)
   2    usage or input error: a bad flag or value, an unknown id, a bad experiment file
        (or one whose code raised while running), a missing folder; one line says what
        and where
