@@ -353,19 +353,39 @@ def test_a_warm_start_changes_no_verdict_and_no_evidence():
 
 
 # ---- judges over a hand-made record ------------------------------------------------------------
-def hand_trial(case: str, requests: list[tuple[dict, int]], status: int = 0):
-    """A Trial whose requests (body, stage) got the stage's healthy answer, as a harness sent."""
+def hand_trial(case: str, requests: list[tuple], status: int = 0):
+    """A Trial from (body, stage[, arrival second]) requests, each given the stage's healthy
+    answer, but the first request at a stage with a fault: that gets the fault."""
     from lab.probe.conversation import Played
     from lab.probe.trial import Exchange, Exit, Setting, Trial
 
     setting = Setting(case, "CANARY", ("read_file", {"path": "notes.txt"}), None, "[m]", "[m] go")
     stages = BY_ID[case].stages(setting)
-    exchanges = [
-        Exchange(n, "POST", "/v1/messages", body, 200, "200", Played(n, k, 1, "answer",
-                 stages[k].answer, False, False))
-        for n, (body, k) in enumerate(requests, start=1)
-    ]  # fmt: skip
+    exchanges, seen = [], set()
+    for n, (body, k, *at) in enumerate(requests, start=1):
+        fault = stages[k].fault is not None and k not in seen
+        seen.add(k)
+        step, kind = (stages[k].fault, "fault") if fault else (stages[k].answer, "answer")
+        played = Played(n, k, 1, kind, step, False, False)
+        status_code = getattr(step, "status", 200)
+        exchanges.append(Exchange(n, "POST", "/v1/messages", body, status_code, "", played, *at))
     return Trial("hand", setting, stages, exchanges, Exit(status))
+
+
+@pytest.mark.parametrize(("gap", "grade"), [(1.05, "kept"), (0.95, "kept"), (0.5, "non-strict")])
+def test_p6_measures_the_wait_against_retry_after_within_its_tolerance(gap, grade):
+    ask = {"messages": [{"role": "user", "content": "[m] go"}]}
+    answered = {
+        "messages": [
+            *ask["messages"],
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_p6_01"}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_p6_01"}]},
+        ]
+    }
+    trial = hand_trial("P6", [(ask, 0, 0.0), (ask, 0, gap), (answered, 1, gap + 0.1)])
+    verdict = BY_ID["P6"].judge(trial)
+    assert verdict.kind == grade, verdict
+    assert f"measured wait before the retry: {gap:.1f} s" in verdict.evidence
 
 
 def test_a_message_thread_holds_the_assistant_turn_it_is_not_a_rewrite():
