@@ -155,7 +155,7 @@ def test_the_evidence_reads_at_80_100_and_120_columns_with_no_word_split(cells, 
             for word in line.replace(":", " : ").split():
                 assert word in words or word.isdigit(), f"{word!r} split across lines in {line!r}"
         grade = row[0].verdict.kind  # the case's title follows its id and grade
-        heading = f"  P1 {grade}: " if width < 100 else f"  P1    {grade:<12} "
+        heading = f"  P1 {grade}: " if width < 100 else f"  P1   {grade:<13}"
         assert any(line.startswith(heading + "tool_use declared end_turn") for line in printed)
 
 

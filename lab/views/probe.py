@@ -120,7 +120,7 @@ def cell_lines(cell: Cell, target: Target, width: int, *, detail: bool) -> list[
     style = STYLE[verdict.kind]
     if width >= WIDE:
         indent = 20
-        head = f"  {cell.case:<5} {verdict.kind:<12} {title}{mode}"
+        head = f"  {cell.case:<5}{verdict.kind:<13}{title}{mode}"  # the title at column 20
     else:
         indent = 6
         head = f"  {cell.case} {verdict.kind}: {title}{mode}"
