@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -17,6 +18,11 @@ LAB = [sys.executable, "-m", "lab"]
 def lab(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     command, environment = [*LAB, *args], {**os.environ, **(env or {})}
     return subprocess.run(command, capture_output=True, text=True, timeout=300, env=environment)
+
+
+def said(done: subprocess.CompletedProcess) -> str:
+    """What a command printed, its lines joined (the text is wrapped to the terminal's width)."""
+    return " ".join(done.stdout.split())
 
 
 def agent(mode: str) -> str:
@@ -37,6 +43,9 @@ def agent(mode: str) -> str:
         (["--cmd", ""], "--cmd: the command is empty"),
         (["lab-reference", "--report", "out.txt"], "the file name must end in .html"),
         (["--all", "--fuzz", "2"], "--fuzz needs one target"),
+        (["lab-reference", "--final-call", "f={}"], "--final-call goes with --cmd"),
+        (["--cmd", "python a.py", "--final-call", "f"], "--final-call 'f': expected TOOL=JSON"),
+        (["lab-reference", "--junit", "/no/such/folder/x.xml"], "--junit /no/such/folder/x.xml"),
         (["lab-reference", "--jobs", "0"], "--jobs: 0 is less than 1"),
     ],
 )
@@ -50,27 +59,70 @@ def test_usage_errors_are_one_line_and_exit_2(args, message, capsys):
     assert len(lines) == 1 and lines[0].startswith("lab: error: ") and message in lines[0]
 
 
-def test_a_program_that_keeps_what_it_is_probed_with_exits_0_and_one_that_breaks_exits_1():
+def test_a_program_that_keeps_what_it_is_probed_with_exits_0_and_one_that_fails_exits_1(
+    tmp_path,
+):
     kept = lab("probe", "--cmd", agent("careful"), "--case", "P1", "P2")
     assert kept.returncode == 0, kept.stdout
-    assert "2 kept, 0 broken, 0 n/a" in kept.stdout
-    broke = lab("probe", "--cmd", agent("trusting"), "--case", "P1")
+    assert "2 kept, 0 fail, 0 non-strict, 0 info, 0 n/a, 0 not reached" in said(kept)
+    assert kept.stdout == "\n".join(line.rstrip() for line in kept.stdout.split("\n"))
+    junit = tmp_path / "probe.xml"
+    broke = lab("probe", "--cmd", agent("trusting"), "--case", "P1", "P3", "--junit", str(junit))
     assert broke.returncode == 1
-    assert "broke P1, which it claims to keep" in broke.stdout
+    assert "P1 read fail, which it claims to keep" in said(broke)
+    assert "reproduce: lab serve P1 (in a folder with notes.txt)" in said(broke)
+    # JUnit: one testcase per cell, a fail as a <failure>, a non-strict as a property only
+    suite = ElementTree.parse(junit).getroot().find("testsuite")
+    cases = {c.get("name"): c for c in suite.iter("testcase")}
+    assert sorted(cases) == ["P1 tool_use declared end_turn (JSON)", "P3 schema-invalid input"]
+    p1, p3 = cases["P1 tool_use declared end_turn (JSON)"], cases["P3 schema-invalid input"]
+    assert p1.find("failure").get("message") == "the call was dropped: its canary never came back"
+    assert "lab serve P1" in p1.find("failure").text
+    assert p3.find("failure") is None and p3.find("error") is None
+    grades = {p.get("name"): p.get("value") for p in p3.iter("property")}
+    assert grades["grade"] == "non-strict"
+    assert (suite.get("tests"), suite.get("failures")) == ("2", "1")
 
 
-def test_json_carries_every_cell_with_its_requests_and_evidence():
+@pytest.mark.parametrize(
+    "command",
+    [
+        f"{sys.executable} {AGENTS / 'no_v1.py'}",  # posts to /messages: the fake says 404
+        f"{sys.executable} {AGENTS / 'no_such_agent.py'}",  # a missing script
+    ],
+    ids=["no-v1", "missing-script"],
+)
+def test_a_command_that_never_reaches_the_script_exits_4(command):
+    done = lab("probe", "--cmd", command, "--case", "P1")
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert "P1 not reached: tool_use declared end_turn (JSON)" in said(done)
+    assert "the target never got a script answer" in said(done)
+
+
+def test_lab_help_documents_exit_4():
+    done = lab("--help")
+    assert "  4    `lab probe --cmd`: the program was not reached on some case" in done.stdout
+
+
+def test_json_carries_every_cell_with_every_request_body_and_evidence():
     done = lab("probe", "lab-course", "--case", "P10", "P1b", "--json")
     assert done.returncode == 0  # the course does not claim P10
     result = json.loads(done.stdout)
     assert [c["id"] for c in result["cases"]] == ["P1b", "P10"]
+    assert result["cases"][1]["grade"] == "【二】" and result["cases"][1]["outcomes"]
     (target,) = result["targets"]
     assert target["name"] == "lab-course" and target["versions"]["anthropic"]
     p10 = next(c for c in result["cells"] if c["case"] == "P10")
-    assert p10["verdict"] == "broken"
+    assert p10["verdict"] == "fail"
     assert p10["requests"][0]["answer"].startswith("200 stage 0, attempt 1, ")
     assert "canary seen" in p10["evidence"][0]
     assert p10["exit"] == "exit status 0"
+    assert p10["reproduce"].startswith("lab serve P10 ")
+    # every request's body, in both answer modes: the other mode's trial is there too
+    body = p10["requests"][1]["body"]
+    assert body["messages"][-1]["content"][0]["tool_use_id"] == "toolu_p10_01"
+    assert {p10["mode"], p10["other"]["mode"]} == {"json", "stream"}
+    assert p10["other"]["requests"][0]["body"]["messages"][0]["content"].startswith("[lab probe")
 
 
 def test_a_target_runs_in_a_namespace_with_only_loopback_and_a_minimal_environment():

@@ -211,7 +211,7 @@ def test_run_wire_and_the_probe_agree_on_a_529_for_a_loop_relying_on_sdk_retries
     import sys
 
     from lab.probe.bench import run_trial
-    from lab.probe.cases import BY_ID
+    from lab.probe.catalogue import BY_ID
     from lab.probe.grades import KEPT
     from lab.probe.targets import command_target
 

@@ -19,13 +19,16 @@ EXIT_OK, EXIT_DEVIATED, EXIT_USAGE, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 EXIT_CODES = """\
 exit codes:
   0    every experiment reproduced its expected degradation (or the command did its job)
-  1    an experiment did not reproduce, or an invariant broke
+  1    an experiment did not reproduce, or an invariant broke (`lab probe`: a case a
+       target claims reads fail)
   2    usage or input error: a bad flag or value, an unknown id, a bad experiment file
        (or one whose code raised while running), a missing folder, an output file that
        cannot be written (checked before any work starts), stdout closed or full; one
        line says what and where
   3    an internal error of the lab, a bug: one line, and the full traceback in a file
        in the temp folder
+  4    `lab probe --cmd`: the program was not reached on some case (it never got a
+       script answer: a missing script, a crash at import, a hang, a wrong path)
   130  interrupted (Ctrl-C)
   A closed pipe (`lab run | head -3`) ends quietly with 0.
 """

@@ -3,10 +3,13 @@ lab/cli/parser.py and lab/cli/dispatch.py.
 
 Nothing heavy is imported here at module level: `lab --help` stays quick.
 
-Exit codes: 0 the job is done (a broken verdict in a peer's row is a measurement, not a failure);
-1 a case broke that the target claims to keep (lab-reference claims every case, lab-course the
-cases the seed says the course keeps, a `--cmd` program every case it was probed with); 2 a
-usage error.
+Exit codes of `lab probe`: 0 nothing a target claims reads fail (a fail in a peer's row is a
+measurement, not a failure; non-strict, info and n/a never fail a run); 1 a case a target claims
+reads fail (lab-reference claims every case, lab-course the cases the seed says the course keeps,
+a `--cmd` program every case it was probed with); 2 a usage error; 4 a `--cmd` program was not
+reached on some case (it never got a script answer: a missing script, a crash at import, a hang,
+a client posting to a path the fake answers 404), checked before 1: a gate must not pass a
+harness that cannot start.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from lab.errors import UsageError, at_least_one
 if TYPE_CHECKING:
     from rich.console import Console
 
-EXIT_OK, EXIT_BROKEN, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_NOT_REACHED = 0, 1, 2, 4
 DEFAULT_CALL = 'read_file={"path": "notes.txt"}'
 
 
@@ -54,9 +57,11 @@ def add_parsers(sub: Any) -> None:
     probe = sub.add_parser(
         "probe",
         help="run the conformance cases against a harness (yours, a peer, the lab's own)",
-        description="Run probe cases against a target and print kept / broken / n/a per case, "
-        "with the evidence. TARGET is a built-in name (lab-reference, lab-course, the peers); "
-        "--cmd runs any program with the prompt as its last argument.",
+        description="Run probe cases against a target and print each case's grade (kept, "
+        "fail, non-strict, info, n/a, not reached) with the evidence. TARGET is a built-in name "
+        "(lab-reference, lab-course, the peers); --cmd runs any program with the prompt as its "
+        "last argument. Exit 0: nothing claimed reads fail; 1: a claimed case reads fail; 2: a "
+        "usage error; 4: a --cmd program was not reached.",
     )
     probe.add_argument(
         "targets", nargs="*", metavar="TARGET", help="built-in target names (see --all)"
@@ -76,9 +81,18 @@ def add_parsers(sub: Any) -> None:
         "own rules deny (P11, P23); the probe sets LAB_PROBE_APPROVE=all and LAB_PROBE_HUMAN_LOG",
     )
     probe.add_argument(
+        "--final-call",
+        metavar="TOOL=JSON",
+        help="for --cmd: the harness ends through its own tool (e.g. "
+        'final_answer={"answer": "done."}); the script\'s last answer calls it',
+    )
+    probe.add_argument(
         "--case", action="extend", nargs="+", default=[], metavar="ID", help="only these cases"
     )
     probe.add_argument("--json", action="store_true", help="print only JSON on stdout")
+    probe.add_argument(
+        "--junit", type=Path, metavar="FILE.xml", help="write the matrix as JUnit XML for CI"
+    )
     probe.add_argument("--markdown", action="store_true", help="print the matrix as Markdown")
     probe.add_argument("--report", type=Path, metavar="FILE.html", help="write an HTML report")
     probe.add_argument(
@@ -136,7 +150,13 @@ def probe_argv(args: argparse.Namespace, *, every_flag: bool = True) -> list[str
     or only what names the job (to print as a rerun hint)."""
     argv = ["probe"]
     argv += ["--all"] if args.all else ["--cmd", args.cmd] if args.cmd else list(args.targets)
-    for flag in ("call", "deny_call", "fuzz", *(("report", "jobs") if every_flag else ())):
+    for flag in (
+        "call",
+        "final_call",
+        "deny_call",
+        "fuzz",
+        *(("report", "junit", "jobs") if every_flag else ()),
+    ):
         if getattr(args, flag) is not None:
             argv += [f"--{flag.replace('_', '-')}", str(getattr(args, flag))]
     if args.case:
@@ -158,13 +178,16 @@ def chosen_targets(args: argparse.Namespace) -> list[Any]:
         raise usage_error("--call goes with --cmd (built-in targets declare their own call)")
     if args.deny_call is not None and args.cmd is None:
         raise usage_error("--deny-call goes with --cmd (built-in targets declare their own rules)")
+    if args.final_call is not None and args.cmd is None:
+        raise usage_error("--final-call goes with --cmd (built-in targets declare their own)")
     try:
         if args.all:
             return list(builtin().values())
         if args.cmd is not None:
             call = parse_call(args.call) if args.call else READ_NOTES
             denied = parse_call(args.deny_call, "--deny-call") if args.deny_call else None
-            return [command_target(args.cmd, call, denied)]
+            final = parse_call(args.final_call, "--final-call") if args.final_call else None
+            return [command_target(args.cmd, call, final, denied)]
         return [resolve(name) for name in dict.fromkeys(args.targets)]
     except TargetError as error:
         raise usage_error(str(error)) from None
@@ -185,6 +208,8 @@ def cmd_probe(args: argparse.Namespace, out: Console) -> int:
         raise usage_error(f"--report {args.report}: the file name must end in .html")
     if args.report and not args.report.parent.is_dir():
         raise usage_error(f"--report {args.report}: no folder {args.report.parent}")
+    if args.junit and not args.junit.parent.is_dir():
+        raise usage_error(f"--junit {args.junit}: no folder {args.junit.parent}")
 
     if sandbox.inside():
         sandbox.loopback_up()
@@ -209,7 +234,6 @@ def run_probe(
     import json
 
     from lab.probe.bench import probe
-    from lab.probe.cases import BROKEN
     from lab.views.probe import markdown, matrix_view, results_json, target_view
 
     if sys.stderr.isatty():
@@ -219,6 +243,10 @@ def run_probe(
         from lab.views.probe_html import report_page
 
         args.report.write_text(report_page(targets, cells, isolation), encoding="utf-8")
+    if args.junit is not None:
+        from lab.views.probe_junit import junit_xml
+
+        args.junit.write_text(junit_xml(targets, cells), encoding="utf-8")
     if args.json:
         print(json.dumps(results_json(targets, cells, isolation), ensure_ascii=False, indent=2))
     elif args.markdown:
@@ -226,18 +254,28 @@ def run_probe(
     else:
         out.print(f"isolation: {isolation}", soft_wrap=True)
         if len(targets) > 1:
-            out.print(matrix_view(cells))
+            out.print(matrix_view(cells), soft_wrap=True)
         for target in targets:
             row = [c for c in cells if c.target == target.name]
-            out.print(target_view(target, row, only_failures=len(targets) > 1), soft_wrap=True)
+            out.print(
+                target_view(target, row, out.width, only_failures=len(targets) > 1), soft_wrap=True
+            )
     if args.report is not None and not args.json:
         out.print(f"report: {args.report}", soft_wrap=True)
-    broken = any(
-        c.target == t.name and c.verdict.kind == BROKEN and c.case in t.claims
-        for t in targets
-        for c in cells
-    )
-    return EXIT_BROKEN if broken else EXIT_OK
+    return exit_status(targets, cells)
+
+
+def exit_status(targets: list[Any], cells: list[Any]) -> int:
+    """4 when a --cmd program was not reached on some case, else 1 when a claimed case reads
+    fail, else 0."""
+    from lab.probe.grades import FAIL, NOT_REACHED
+
+    by_name = {t.name: t for t in targets}
+    if any(c.verdict.kind == NOT_REACHED and by_name[c.target].command for c in cells):
+        return EXIT_NOT_REACHED
+    if any(c.verdict.kind == FAIL and c.case in by_name[c.target].claims for c in cells):
+        return EXIT_FAIL
+    return EXIT_OK
 
 
 def cmd_serve(args: argparse.Namespace, out: Console) -> int:

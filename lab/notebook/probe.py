@@ -69,7 +69,7 @@ def beside(left: tuple[str, str], right: tuple[str, Any]) -> Html:
 
 def cases() -> Html:
     """The case catalogue as a table."""
-    from lab.probe.cases import CASES
+    from lab.probe.catalogue import CASES
 
     rows = "".join(
         f"<tr><th>{escape(c.id)}</th><td>{escape(c.title)}</td><td>{escape(c.checks)}</td>"

@@ -1,8 +1,10 @@
 """Run probe cases against targets: a scratch folder, the fake on loopback, the program, a verdict.
 
-One trial = one case × one target: the case's script is served on 127.0.0.1, the target runs as a
-program in its scratch folder with a minimal environment, and the case judges what crossed the
-wire, the exit status and the files that appeared. Trials run in parallel, each with its own
+One trial = one case × one target × one answer mode: the case's script is served on 127.0.0.1,
+the target runs as a program in its scratch folder with a minimal environment, and the case
+judges what crossed the wire, the exit status and the files that appeared. A case with no fixed
+mode runs twice (LAB_PROBE_STREAM=0, then 1); its cell shows the worse outcome and the mode that
+produced it, the other mode's outcome in its evidence. Trials run in parallel, each with its own
 server and folder; results come back in a fixed order.
 """
 
@@ -19,8 +21,10 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
-from lab.probe.cases import CASES, NA, Case, Verdict, judge
+from lab.probe.cases import Case, Verdict, judge, script_tools
+from lab.probe.catalogue import CASES
 from lab.probe.conversation import Conversation
+from lab.probe.grades import NA, worse
 from lab.probe.recorder import Recorder
 from lab.probe.sandbox import Scratch, environment
 from lab.probe.target import Target
@@ -30,17 +34,36 @@ from lab.probe.warm import COLD, WarmStarts, warm_module
 TIMEOUT = 60.0  # seconds a target may take for one case before it is stopped
 NOTES = "notes.txt"
 OUTPUT_LINES = 30  # lines of the program's output kept as evidence
-ERROR_LINE = re.compile(r"^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit)\b.*$")
+# A line that names an exception: Python's `ValueError: ...`, Node's `Error: ...` or
+# `TypeError [ERR_X]: ...`, `Uncaught AbortError: ...`.
+ERROR_LINE = re.compile(
+    r"^\s*(?:Uncaught )?(?:[\w.]+\.)?(?:[A-Z]\w*)?(?:Error|Exception|Exit)\b.*$"
+)
+# Lines a runtime prints after the error that say nothing about it.
+BANNER = re.compile(r"^\s*(?:Node\.js v\d|at |\^+$)")
+MODES = {"json": False, "stream": True}
 
 
 @dataclass(frozen=True)
 class Cell:
-    """One cell of the matrix: a target, a case, the verdict and (when it ran) the trial."""
+    """One cell of the matrix: a target, a case, the verdict and (when it ran) the trial.
+
+    `mode` is the answer mode of the deciding trial (None: the case has no trial or one
+    fixed mode); `other` is the cell of the other mode, when the case ran in both."""
 
     target: str
     case: str
     verdict: Verdict
     trial: Trial | None = None
+    mode: str | None = None
+    other: Cell | None = None
+    argv: tuple[str, ...] = ()  # how the target was run (the prompt last)
+    stream: bool | None = None  # the LAB_PROBE_STREAM the target was given
+
+    @property
+    def trials(self) -> list[Trial]:
+        mine = [self.trial] if self.trial else []
+        return mine + (self.other.trials if self.other else [])
 
 
 def canary_for(target: str, case: str) -> str:
@@ -64,7 +87,8 @@ def setting_for(target: Target, case: Case, scratch: Scratch) -> Setting:
     )
     folder = str(scratch.work)
     denied = fill(target.denied_call, folder) if target.denied_call else None
-    return Setting(case.id, canary, fill(target.call, folder), denied, marker, prompt)
+    final = fill(target.final_call, folder) if target.final_call else None
+    return Setting(case.id, canary, fill(target.call, folder), denied, marker, prompt, final)
 
 
 def error_line(output: str, status: int | None) -> str:
@@ -72,8 +96,9 @@ def error_line(output: str, status: int | None) -> str:
     traceback's last line), else its last line of output."""
     if status == 0:
         return ""
-    lines = [line.strip() for line in output.splitlines() if ERROR_LINE.match(line)]
-    lines = lines or [line.strip() for line in output.splitlines() if line.strip()]
+    said = [line.strip() for line in output.splitlines() if line.strip()]
+    lines = [line for line in said if ERROR_LINE.match(line)]
+    lines = lines or [line for line in said if not BANNER.match(line)]
     return short(lines[-1], 200) if lines else ""
 
 
@@ -81,15 +106,18 @@ def run_program(
     argv: list[str], scratch: Scratch, env: dict[str, str], timeout: float
 ) -> tuple[int | None, str]:
     """Start the program cold and run it to its end (or stop its process group at the limit)."""
-    process = subprocess.Popen(
-        argv,
-        cwd=scratch.work,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,  # its own process group, so a stop reaches its children
-    )
+    try:
+        process = subprocess.Popen(
+            argv,
+            cwd=scratch.work,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, so a stop reaches its children
+        )
+    except OSError as error:  # no such program, not executable: it never reached the model
+        return 127, f"{argv[0]}: {error.strerror or error}"
     try:
         output, _ = process.communicate(timeout=timeout)
         status: int | None = process.returncode
@@ -123,10 +151,24 @@ def run_warm(
     return status, output.read_text(encoding="utf-8", errors="replace")
 
 
+def case_modes(case: Case) -> list[bool | None]:
+    """The LAB_PROBE_STREAM values a case runs with: its one fixed mode, or both."""
+    stages = case.stages(Setting(case.id, "", ("read_file", {}), ("bash", {}), "", ""))
+    modes = {s.mode for s in stages if s.mode}
+    if len(modes) == 1:
+        return [MODES[modes.pop()]]
+    return [False, True]
+
+
 def run_trial(
-    target: Target, case: Case, *, timeout: float = TIMEOUT, warm: WarmStarts | None = None
+    target: Target,
+    case: Case,
+    *,
+    timeout: float = TIMEOUT,
+    warm: WarmStarts | None = None,
+    stream: bool | None = None,
 ) -> Cell:
-    """One case against one target, judged."""
+    """One case against one target in one answer mode (None: the case's own), judged."""
     from lab.model import FakeMessagesAPI, ScriptedModel
     from lab.model.server import FakeServer
 
@@ -143,15 +185,16 @@ def run_trial(
             f"Probe notes. The canary for this run is {setting.canary}.\n", encoding="utf-8"
         )
         stages = case.stages(setting)
-        conversation = Conversation(stages, setting.marker)
+        conversation = Conversation(stages, setting.marker, tools=script_tools(setting))
         recorder = Recorder(FakeMessagesAPI(ScriptedModel(conversation)), conversation.log)
         modes = {s.mode for s in stages if s.mode}
-        stream = (modes.pop() == "stream") if len(modes) == 1 else None
+        if stream is None and len(modes) == 1:
+            stream = modes.pop() == "stream"
         before = scratch.files()
         with FakeServer(recorder) as server:
             env = environment(scratch, server.url, target.env, stream)
             argv = target.argv(setting.prompt, scratch.work)
-            ran = run_warm(argv, scratch, env, timeout, warm) if warm else None
+            ran = run_warm(argv, scratch, env, timeout, warm) if warm and target.warm else None
             status, output = ran or run_program(argv, scratch, env, timeout)
             hide = {str(scratch.work): "{dir}", str(scratch.root): "{scratch}", server.url: "{url}"}
         new_files = sorted(scratch.files() - before)
@@ -175,7 +218,38 @@ def run_trial(
         tail,
         hide,
     )
-    return Cell(target.name, case.id, judge(case, trial), trial)
+    verdict = judge(case, trial)
+    mode = asked_mode(trial)
+    shown_argv = tuple(clean(word) for word in argv)
+    return Cell(target.name, case.id, verdict, trial, mode, None, shown_argv, stream)
+
+
+def asked_mode(trial: Trial) -> str | None:
+    """The answer mode the target asked for in its first script request."""
+    first = next((e.played for e in trial.exchanges if e.in_script and e.played), None)
+    if first is None:
+        return None
+    return "stream" if first.stream else "json"
+
+
+def the_worse(cells: Sequence[Cell]) -> Cell:
+    """One cell from a case's trials in both modes: the worse outcome (the JSON one on a tie),
+    the other mode's outcome in its evidence."""
+    if len(cells) == 1:
+        return cells[0]
+    decided, other = cells
+    if worse(decided.verdict.kind, other.verdict.kind) != decided.verdict.kind:
+        decided, other = other, decided
+    said, also = decided.verdict, other.verdict
+    if (said.kind, said.because) == (also.kind, also.because):
+        note = "the same in the other answer mode"
+    elif decided.mode is not None and decided.mode == other.mode:
+        note = f"the target asked for {decided.mode} answers both times (it ignores "
+        note += "LAB_PROBE_STREAM)"
+    else:
+        note = f"in {other.mode or 'the other'} mode: {also.kind}: {also.because}"
+    verdict = Verdict(said.kind, said.because, (*said.evidence, note))
+    return replace(decided, verdict=verdict, other=other)
 
 
 def select_cases(ids: Sequence[str]) -> list[Case]:
@@ -203,7 +277,8 @@ def probe(
 ) -> list[Cell]:
     """Every case against every target; cells in target order, then case order.
 
-    Python targets start warm (warm.py) unless `cold`: same verdicts, a second less a trial."""
+    The lab's own Python targets start warm (warm.py) unless `cold`: same verdicts, a second less
+    a trial."""
     pairs = [(t, c) for t in targets for c in cases]
     return probe_pairs(pairs, jobs=jobs, timeout=timeout, cold=cold, on_cell=on_cell)
 
@@ -221,17 +296,23 @@ def probe_pairs(
     By default two trials per core: a trial mostly waits (on its socket, a retry-after, the
     server's shutdown), so the cores stay busy with twice as many."""
     workers = max(1, jobs or 2 * (os.cpu_count() or 1))
+    runs = [(t, c, s) for t, c in pairs for s in case_modes(c)]
 
-    with warm_starts([t for t, _ in pairs], cold) as warm:
+    with warm_starts([t for t, _ in pairs if t.warm], cold) as warm:
 
-        def one(pair: tuple[Target, Case]) -> Cell:
-            cell = run_trial(*pair, timeout=timeout, warm=warm)
-            if on_cell is not None:
-                on_cell(cell)
-            return cell
+        def one(run: tuple[Target, Case, bool | None]) -> Cell:
+            target, case, stream = run
+            return run_trial(target, case, timeout=timeout, warm=warm, stream=stream)
 
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            return list(pool.map(one, pairs))
+            done = list(pool.map(one, runs))
+    cells = []
+    for target, case in pairs:
+        mine = [c for (t, k, _), c in zip(runs, done, strict=True) if (t, k) == (target, case)]
+        cells.append(the_worse(mine))
+        if on_cell is not None:
+            on_cell(cells[-1])
+    return cells
 
 
 @contextmanager

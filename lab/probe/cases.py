@@ -1,33 +1,39 @@
 """The probe's cases: fixed ids, each one fault the seed or the API names, one script, one rule.
 
-A case builds its script (stages, see conversation.py) from the run's Setting and judges a Trial:
-kept, broken or n/a, with the evidence that decided it. Judges read only the wire, the exit
+A case builds its script (stages, see conversation.py) from the run's Setting and grades a Trial
+(lab/probe/grades.py): kept, fail, non-strict, info, n/a or not reached, with the evidence that
+decided it. Judges are built from named questions on Trial and read only the wire, the exit
 status and the scratch folder, so a new target needs no new judging code.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from lab.model.script import (
-    cut_off,
-    overloaded,
-    rate_limited,
-    stream_dropped,
-    stream_error,
-    text,
-    tool_use,
-    turn,
-)
+from lab.model.script import overloaded, rate_limited
 from lab.probe.conversation import Stage
-from lab.probe.grades import KEPT, NA, Verdict
-from lab.probe.trial import Setting, Trial, short
+from lab.probe.grades import FAIL, INFO, KEPT, NA, NON_STRICT, NOT_REACHED, Verdict
+from lab.probe.scripts import (
+    LONG_RUN,
+    RETRY_AFTER,
+    UNKNOWN_TOOL,
+    broken_stream,
+    cut_call,
+    declared_end_turn,
+    declared_tool_use,
+    denied_call,
+    http_fault,
+    invalid_input,
+    invalid_input_stages,
+    invalid_json_stages,
+    long_run,
+    two_calls,
+    unknown_tool,
+)
+from lab.probe.trial import Exchange, Setting, Trial
 
-BROKEN = "broken"  # the two-way verdict, until every case is graded (lab.probe.grades)
-UNKNOWN_TOOL = "lab_probe_no_such_tool"
-DONE = "done."
+__all__ = ["CORE_CASES", "UNKNOWN_TOOL", "Case", "Verdict", "invalid_input", "judge"]
 
 
 @dataclass(frozen=True)
@@ -39,473 +45,448 @@ class Case:
     stages: Callable[[Setting], list[Stage]]
     judge: Callable[[Trial], Verdict]
     needs_denied_call: bool = False  # only for targets with a permission system
+    grade: str = ""  # the evidence grade of the claim: 【一】 code, 【二】 docs, 【三】 analysis
+    outcomes: str = ""  # which outcome is which, and why (the README's case table)
 
 
-# ---------------------------------------------------------------- script helpers
-def ids(setting: Setting, n: int) -> list[str]:
-    """`n` tool_use ids unique to this case: toolu_p5_01, toolu_p5_02, ..."""
-    return [f"toolu_{setting.case.lower()}_{i:02d}" for i in range(1, n + 1)]
+# ---------------------------------------------------------------- grading helpers
+def graded(kind: str, because: str, *evidence: str | Sequence[str]) -> Verdict:
+    """A verdict; evidence lines (or lists of lines, a quoted request) in order, blanks left out."""
+    lines: list[str] = []
+    for item in evidence:
+        lines += [item] if isinstance(item, str) else list(item)
+    return Verdict(kind, because, tuple(line for line in lines if line))
 
 
-def the_call(setting: Setting, id: str) -> dict:
-    name, input = setting.call
-    return tool_use(name, input, id=id)
-
-
-def finish() -> Stage:
-    return Stage(turn(DONE))
-
-
-# For each JSON type, a value of another type (bool first: in Python a bool is an int).
-WRONG_TYPE = (
-    (bool, "yes"),
-    (str, 12345),
-    (int | float, "not a number"),
-    (list, {"not": "a list"}),
-    (dict, ["not", "an", "object"]),
-)
-
-
-def wrong_type(value: object) -> object:
-    """A value of another JSON type than `value`: what a schema must refuse."""
-    return next((wrong for kind, wrong in WRONG_TYPE if isinstance(value, kind)), 0)
-
-
-def invalid_input(input: dict) -> dict:
-    return {k: wrong_type(v) for k, v in input.items()} or {"lab_probe_bogus": 1}
-
-
-def broken_json(input: dict) -> str:
-    """Tool JSON no parser accepts: the first key with no value, `{"path": }`."""
-    key = next(iter(input), "path")
-    return "{" + json.dumps(key) + ": }"
-
-
-# ---------------------------------------------------------------- judging helpers
 def answered_line(trial: Trial, tool_id: str) -> str:
-    found = trial.first_result(tool_id)
+    found = trial.answer_of(tool_id)
     if found is None:
-        return f"no tool_result for {tool_id} in any request"
-    exchange, block = found
-    flag = "is_error=true" if block.get("is_error") else "is_error=false"
-    canary = ", canary seen" if trial.canary_in(block) else ""
-    return f"request #{exchange.number} answers {tool_id}: {flag}{canary}"
+        return f"{tool_id}: no answer in any later request"
+    exchange, how = found
+    said = {"is_error": "a tool_result, is_error true", "result": "a tool_result, no is_error"}
+    ran = trial.ran(tool_id)
+    canary = f", canary seen {ran[1]}" if ran else ""
+    return f"request #{exchange.number} answers {tool_id}: {said.get(how, 'as text')}{canary}"
 
 
-def unclean(trial: Trial) -> str:
-    """Why the program's end was not clean: it failed, or it never ended (stopped)."""
+def ending(trial: Trial) -> str | None:
+    """Why the run did not end well, or None: refused, failed, stopped, or quit silently."""
+    if rejected := trial.rejections():
+        return f"request #{rejected[0].number} was rejected: {rejected[0].answer}"
     if trial.exit.status is None:
         return "the run did not end"
-    return f"the program failed (exit status {trial.exit.status})"
+    if not trial.exit.clean:
+        return f"the program failed (exit status {trial.exit.status})"
+    if not trial.final_reached():
+        return "the program exited 0 without asking for its final answer (gave up silently)"
+    return None
 
 
-def rejection_lines(trial: Trial) -> list[str]:
-    return [e.line() for e in trial.rejections()]
+def the_end(trial: Trial) -> list[str]:
+    """The evidence every case ends with: the rejections, the exit status and error line."""
+    lines = [f"rejected: {e.line()}" for e in trial.rejections()]
+    return [*lines, trial.exit.line()]
 
 
-def verdict(kept: bool, yes: str, no: str, *evidence: str) -> Verdict:
-    lines = tuple(line for line in evidence if line)
-    return Verdict(KEPT, yes, lines) if kept else Verdict(BROKEN, no, lines)
+def first_at(trial: Trial, stage: int) -> Exchange | None:
+    return next((e for e in trial.exchanges if e.played and e.played.stage == stage), None)
 
 
 # ---------------------------------------------------------------- P1 / P1s: declared end_turn
-def declared_end_turn(mode: str) -> Callable[[Setting], list[Stage]]:
-    def stages(setting: Setting) -> list[Stage]:
-        first, again = ids(setting, 2)
-        say = text("I will read the notes.")
-        fault = turn(say, the_call(setting, first), stop_reason="end_turn")
-        healthy = turn(say, the_call(setting, again))
-        return [Stage(healthy, fault=fault, mode=mode), finish()]
-
-    return stages
 
 
 def judge_call_ran(trial: Trial) -> Verdict:
     first, again = trial.stage_ids(0, fault=True) + trial.stage_ids(0)
     ran = trial.ran(first) or trial.ran(again)
-    asked_again = len(trial.played(0)) > 1
-    late = ran is not None and ran[1].get("tool_use_id") == again
-    return verdict(
-        ran is not None,
-        "the call declared end_turn ran" + (" (after the harness asked again)" if late else ""),
-        "the call was dropped: its canary never came back",
-        answered_line(trial, first),
-        answered_line(trial, again) if asked_again else "",
-        *rejection_lines(trial),
-        trial.exit.line(),
-    )
+    evidence = (answered_line(trial, first), trial.quoted(ran[0] if ran else None), *the_end(trial))
+    if ran is None:
+        return graded(FAIL, "the call was dropped: its canary never came back", *evidence)
+    if ran[0].rejected:
+        return graded(
+            FAIL, "the call ran, but the request carrying its result was rejected", *evidence
+        )
+    if (problem := ending(trial)) is not None:
+        return graded(FAIL, f"the call ran, but then {problem}", *evidence)
+    late = " (after the harness asked again)" if trial.ran(first) is None else ""
+    return graded(KEPT, f"the call declared end_turn ran{late}, the run finished", *evidence)
 
 
 # ---------------------------------------------------------------- P1b: declared tool_use
-def declared_tool_use(setting: Setting) -> list[Stage]:
-    fault = turn(text("Let me check the notes."), stop_reason="tool_use")
-    return [Stage(turn(DONE), fault=fault)]
 
 
 def judge_no_empty_follow_up(trial: Trial) -> Verdict:
-    follow = trial.model_requests()[1:]
+    follow = trial.conversation()[1:]
     seen = f"{len(follow)} request(s) after the answer" if follow else "no request after it"
-    return verdict(
-        not trial.rejections(),
-        f"no empty or invalid follow-up ({seen})",
-        "a follow-up request was rejected",
-        *rejection_lines(trial),
-        trial.exit.line(),
-    )
+    evidence = (trial.quoted(follow[0] if follow else None), *the_end(trial))
+    if trial.rejections():
+        return graded(FAIL, "a follow-up request was rejected", *evidence)
+    if not trial.exit.clean:
+        return graded(FAIL, "the program failed on an answer with nothing to run", *evidence)
+    return graded(KEPT, f"no empty or invalid follow-up ({seen}), exit 0", *evidence)
 
 
 # ---------------------------------------------------------------- P2 / P3: answered with an error
-def unknown_tool(setting: Setting) -> list[Stage]:
-    (call,) = ids(setting, 1)
-    block = tool_use(UNKNOWN_TOOL, {"query": "anything"}, id=call)
-    return [Stage(turn(text("Trying a tool."), block)), finish()]
 
 
-def judge_unknown_tool(trial: Trial) -> Verdict:
-    (call,) = trial.stage_ids(0)
-    found = trial.first_result(call)
-    is_error = bool(found and found[1].get("is_error"))
-    problems = []
-    if not is_error:
-        problems.append("no is_error result" if found else "no result")
-    if not trial.exit.clean:
-        problems.append(unclean(trial))
-    return verdict(
-        not problems,
-        f"the unknown tool {UNKNOWN_TOOL} got an is_error result, no crash",
-        "; ".join(problems),
-        answered_line(trial, call),
-        *rejection_lines(trial),
-        trial.exit.line(),
-    )
+def judge_error_answered(what: str) -> Callable[[Trial], Verdict]:
+    """P2, P3: the bad call is answered with is_error and the loop goes on (the turn re-sent
+    whole: an unknown call renamed into another tool is caught here)."""
 
+    def judge(trial: Trial) -> Verdict:
+        (call,) = trial.stage_ids(0)
+        answer = trial.answer_of(call)
+        resent = trial.resent(0)
+        evidence = (
+            answered_line(trial, call),
+            trial.quoted(answer[0] if answer else None),
+            f"the assistant turn: {resent[1]}" if resent and resent[1] else "",
+            *the_end(trial),
+        )
+        if trial.rejections():
+            return graded(FAIL, ending(trial) or "", *evidence)
+        if answer is None and trial.exit.clean:
+            return graded(FAIL, f"{what} got no result: the call was silently lost", *evidence)
+        if answer is None:
+            return graded(FAIL, f"{what} got no result: {ending(trial)}", *evidence)
+        if (problem := ending(trial)) is not None:
+            return graded(FAIL, f"{what} was answered, but then {problem}", *evidence)
+        if answer[1] != "is_error":
+            how = "as text" if answer[1] == "text" else "with a tool_result"
+            return graded(NON_STRICT, f"{what} was answered {how} without is_error", *evidence)
+        if resent and resent[1]:
+            return graded(NON_STRICT, f"{what} got is_error, but {resent[1]}", *evidence)
+        return graded(KEPT, f"{what} got an is_error result, the run finished", *evidence)
 
-def invalid_input_stages(setting: Setting) -> list[Stage]:
-    (call,) = ids(setting, 1)
-    name, input = setting.call
-    return [Stage(turn(tool_use(name, invalid_input(input), id=call))), finish()]
-
-
-def judge_invalid_input(trial: Trial) -> Verdict:
-    (call,) = trial.stage_ids(0)
-    found = trial.first_result(call)
-    is_error = bool(found and found[1].get("is_error"))
-    text_seen = f"its text: {short(found[1].get('content'), 100)!r}" if found else ""
-    return verdict(
-        is_error,
-        "the schema-invalid input got an is_error result",
-        "the schema-invalid input got no is_error result",
-        answered_line(trial, call),
-        text_seen,
-        *rejection_lines(trial),
-        trial.exit.line(),
-    )
+    return judge
 
 
 # ---------------------------------------------------------------- P4: invalid streamed JSON
-def invalid_json_stages(setting: Setting) -> list[Stage]:
-    broken, healthy = ids(setting, 2)
-    name, input = setting.call
-    fault = turn(tool_use(name, input, id=broken, raw_json=broken_json(input)))
-    return [Stage(turn(the_call(setting, healthy)), fault=fault, mode="stream"), finish()]
 
 
 def judge_invalid_json(trial: Trial) -> Verdict:
     (broken,) = trial.stage_ids(0, fault=True)
-    answered = trial.first_result(broken) is not None
+    answer = trial.answer_of(broken)
     asked_again = len(trial.played(0)) > 1
-    problems = []
-    if not (answered or asked_again):
-        problems.append(f"{broken} was neither answered nor asked again")
-    if trial.rejections():
-        problems.append("a later request broke the pairing")
-    if not trial.exit.clean:
-        problems.append(unclean(trial))
-    how = "answered" if answered else "dropped and asked again"
-    return verdict(
-        not problems,
-        f"the broken call was {how}, pairing kept, no crash",
-        "; ".join(problems),
+    evidence = (
         answered_line(trial, broken),
         "the harness asked again for the same turn" if asked_again else "",
-        *rejection_lines(trial),
-        trial.exit.line(),
+        trial.quoted(answer[0] if answer else trial.next_in_conversation(first_at(trial, 0))),
+        *the_end(trial),
     )
+    if trial.rejections():
+        return graded(FAIL, "a later request broke the pairing", *evidence)
+    if trial.exit.status is not None and not trial.exit.clean:
+        return graded(FAIL, "the program crashed on unreadable tool JSON", *evidence)
+    if not (answer or asked_again):
+        return graded(FAIL, f"{broken} was neither answered nor asked again: lost", *evidence)
+    if (problem := ending(trial)) is not None:
+        return graded(FAIL, problem, *evidence)
+    if answer and answer[1] != "is_error" and not asked_again:
+        return graded(NON_STRICT, "the unreadable call was answered without is_error", *evidence)
+    how = "answered with is_error" if answer and not asked_again else "dropped and asked again"
+    return graded(KEPT, f"the unreadable call was {how}, the run finished", *evidence)
 
 
 # ---------------------------------------------------------------- P5: two calls in one answer
-def two_calls(setting: Setting) -> list[Stage]:
-    first, second = ids(setting, 2)
-    return [Stage(turn(the_call(setting, first), the_call(setting, second))), finish()]
 
 
-def _tool_uses(message: dict) -> list[dict]:
-    content = message.get("content") if isinstance(message, dict) else None
-    blocks = content if isinstance(content, list) else []
-    return [b for b in blocks if isinstance(b, dict) and b.get("type") == "tool_use"]
-
-
-def judge_two_calls(trial: Trial) -> Verdict:
-    first, second = trial.stage_ids(0)
-    request = trial.reached(1)
-    if request is None:
-        return verdict(
-            False, "", "no request carried results for the two calls", *rejection_lines(trial)
-        )
-    messages = [m for m in request.messages if isinstance(m, dict)]
-    holders = [m for m in messages if {b.get("id") for b in _tool_uses(m)} & {first, second}]
-    problems = []
-    if len(holders) > 1:
-        problems.append(f"the assistant turn was rewritten into {len(holders)} turns")
-    elif holders:
-        sent = [(b.get("id"), b.get("name"), b.get("input")) for b in _tool_uses(holders[0])]
-        wanted = [(i, trial.setting.call[0], trial.setting.call[1]) for i in (first, second)]
-        if sent != wanted:
-            problems.append("the assistant turn's tool_use blocks were changed")
-    last_user = next((m for m in reversed(messages) if m.get("role") == "user"), {})
-    content = last_user.get("content")
+def leading_results(exchange: Exchange) -> list[object]:
+    """The tool_use ids the request's last user message answers first (before any text)."""
+    users = [m for m in exchange.messages if isinstance(m, dict) and m.get("role") == "user"]
+    content = users[-1].get("content") if users else None
     leading = []
     for block in content if isinstance(content, list) else []:
         if not (isinstance(block, dict) and block.get("type") == "tool_result"):
             break
         leading.append(block.get("tool_use_id"))
-    if sorted(leading, key=str) != [first, second]:  # key: a result may lack its id
-        problems.append(f"the next user message begins with results for {leading or 'nothing'}")
-    where = "the thread holds the assistant turn" if not holders else "the assistant turn as sent"
+    return leading
+
+
+def judge_two_calls(trial: Trial) -> Verdict:
+    first, second = trial.stage_ids(0)
+    answers = {call: trial.answer_of(call) for call in (first, second)}
+    resent = trial.resent(0)
+    request = resent[0] if resent else trial.reached(1)
+    leading = leading_results(request) if request else []
     # The API leaves calls in a turn unordered ("run them concurrently, sequentially, or in any
     # order"): a concurrent harness answers in completion order, so the order is shown, not judged.
     order = "call order" if leading == [first, second] else "not call order"
-    return verdict(
-        not problems,
-        "both answered first in the next user message; " + where,
-        "; ".join(problems),
-        f"request #{request.number}: results lead with {leading} ({order})",
-        *rejection_lines(trial),
-        trial.exit.line(),
+    evidence = (
+        *(answered_line(trial, call) for call in (first, second)),
+        f"results lead with {leading} ({order})" if request else "",
+        f"the assistant turn: {resent[1] or 'sent back whole'}" if resent else "",
+        trial.quoted(request),
+        *the_end(trial),
+    )
+    lost = [call for call, answer in answers.items() if answer is None]
+    if lost or trial.rejections():
+        because = f"{', '.join(lost)} never answered" if lost else ending(trial) or ""
+        return graded(FAIL, because, *evidence)
+    if (problem := ending(trial)) is not None:
+        return graded(FAIL, problem, *evidence)
+    if resent is None or resent[1] is not None:
+        why = resent[1] if resent else None
+        return graded(NON_STRICT, why or "the assistant turn never came back", *evidence)
+    if sorted(leading, key=str) != [first, second]:  # key: a result may lack its id
+        return graded(NON_STRICT, f"the next user message begins with {leading}", *evidence)
+    return graded(
+        KEPT, "both answered first in the next user message, the turn sent back whole", *evidence
     )
 
 
 # ---------------------------------------------------------------- P6 / P7: retried
-RETRY_AFTER = 1.0  # seconds the 429 asks for (a real client really waits them)
+# A retry counts as waiting when it arrives no earlier than this before retry-after ends, the
+# gap measured from the arrival of the refused request (so the harness's own time only adds).
+RETRY_TOLERANCE = 0.1
 
 
-def http_fault(fault: object) -> Callable[[Setting], list[Stage]]:
-    def stages(setting: Setting) -> list[Stage]:
-        (call,) = ids(setting, 1)
-        return [Stage(turn(the_call(setting, call)), fault=fault), finish()]
+def judge_retried(wait: float | None) -> Callable[[Trial], Verdict]:
+    """P6 (wait: the retry-after it sent), P7 (None): asked again, and the run completed."""
 
-    return stages
+    def judge(trial: Trial) -> Verdict:
+        attempts = [e for e in trial.exchanges if e.played and e.played.stage == 0]
+        gap = attempts[1].at - attempts[0].at if len(attempts) > 1 else None
+        evidence = (
+            *[e.line() for e in attempts],
+            f"measured wait before the retry: {gap:.1f} s" if gap is not None else "",
+            f"retry-after: {wait:g} s (tolerance {RETRY_TOLERANCE:g} s)" if wait else "",
+            *the_end(trial),
+        )
+        if trial.rejections():
+            return graded(FAIL, ending(trial) or "", *evidence)
+        if gap is None:
+            if trial.exit.clean:
+                return graded(
+                    FAIL, "gave up after a transient fault, reporting success (exit 0)", *evidence
+                )
+            return graded(
+                NON_STRICT,
+                "not retried: the transient fault ended the run, reported "
+                f"(exit status {trial.exit.status})",
+                *evidence,
+            )
+        if (problem := ending(trial)) is not None:
+            return graded(FAIL, f"retried, but then {problem}", *evidence)
+        if wait is not None and gap < wait - RETRY_TOLERANCE:
+            return graded(
+                NON_STRICT,
+                f"retry-after ignored: asked again after {gap:.1f} s, told {wait:g} s",
+                *evidence,
+            )
+        return graded(KEPT, f"retried after {gap:.1f} s, the run completed", *evidence)
 
-
-def judge_retried(trial: Trial) -> Verdict:
-    attempts = trial.played(0)
-    final = trial.reached(1)
-    problems = []
-    if len(attempts) < 2:
-        problems.append("not retried: the fault was the run's last word")
-    if final is None:
-        problems.append("the run never asked for its final answer")
-    if not trial.exit.clean:
-        problems.append(unclean(trial))
-    return verdict(
-        not problems,
-        f"retried ({len(attempts) - 1} retry), the run completed",
-        "; ".join(problems),
-        *[e.line() for e in trial.exchanges if e.played and e.played.stage == 0],
-        *rejection_lines(trial),
-        trial.exit.line(),
-    )
+    return judge
 
 
 # ---------------------------------------------------------------- P8 / P9: a stream that breaks
-def broken_stream(kind: str) -> Callable[[Setting], list[Stage]]:
-    def stages(setting: Setting) -> list[Stage]:
-        first, again = ids(setting, 2)
-        cut = turn(the_call(setting, first))
-        fault = stream_error(cut, after_blocks=1) if kind == "error" else stream_dropped(cut)
-        return [Stage(turn(the_call(setting, again)), fault=fault, mode="stream"), finish()]
-
-    return stages
 
 
 def judge_survived_stream(trial: Trial) -> Verdict:
     (partial,) = trial.stage_ids(0, fault=True)
-    attempts = len(trial.played(0))
-    problems = []
-    if trial.rejections():
-        problems.append("a later request left a tool_use unanswered")
-    if not trial.exit.clean:
-        problems.append(unclean(trial))
+    ran = trial.ran(partial)
     kept_partial = any(
-        b.get("id") == partial
-        for e in trial.exchanges
-        for m in e.messages
-        if isinstance(m, dict)
-        for b in _tool_uses(m)
+        partial in [b.get("id") for b in _tool_uses(m)] for e in trial.exchanges for m in e.messages
     )
-    return verdict(
-        not problems,
-        "no unanswered tool_use later, no crash",
-        "; ".join(problems),
+    evidence = (
         f"the broken answer's {partial} was "
         + ("put in the history" if kept_partial else "never put in the history"),
-        f"stage 0 was asked {attempts} time(s)",
-        *rejection_lines(trial),
-        trial.exit.line(),
+        f"stage 0 was asked {len(trial.played(0))} time(s)",
+        trial.quoted(ran[0] if ran else trial.next_in_conversation(first_at(trial, 0))),
+        *the_end(trial),
     )
+    if ran is not None:
+        return graded(
+            FAIL, f"the call from the failed stream ran: its canary came back {ran[1]}", *evidence
+        )
+    if trial.rejections():
+        return graded(FAIL, "a later request left a tool_use unanswered", *evidence)
+    if trial.exit.status is None:
+        return graded(FAIL, "the run did not end", *evidence)
+    if not trial.exit.clean:
+        return graded(
+            INFO,
+            "a typed error reached the caller (exit status "
+            f"{trial.exit.status}); the history intact, nothing run",
+            *evidence,
+        )
+    if not trial.final_reached():
+        return graded(
+            FAIL, "gave up silently: exit 0 without asking for the final answer", *evidence
+        )
+    if kept_partial:
+        return graded(
+            INFO, "the partial answer was kept in the history and answered, not run", *evidence
+        )
+    return graded(
+        KEPT, "the partial answer was dropped and asked again, the run finished", *evidence
+    )
+
+
+def _tool_uses(message: object) -> list[dict]:
+    content = message.get("content") if isinstance(message, dict) else None
+    blocks = content if isinstance(content, list) else []
+    return [b for b in blocks if isinstance(b, dict) and b.get("type") == "tool_use"]
 
 
 # ---------------------------------------------------------------- P10: cut by max_tokens
-def cut_call(setting: Setting) -> list[Stage]:
-    cut, again = ids(setting, 2)
-    whole = json.dumps(setting.call[1])
-    # Cut just before the closing brace: every field arrived, yet the model never finished.
-    fault = cut_off(turn(the_call(setting, cut)), keep_chars=len(whole) - 1)
-    return [Stage(turn(the_call(setting, again)), fault=fault), finish()]
 
 
 def judge_cut_call(trial: Trial) -> Verdict:
     (cut,) = trial.stage_ids(0, fault=True)
     ran = trial.ran(cut)
-    return verdict(
-        ran is None,
-        "the call cut by max_tokens was not run as if complete",
-        "the call cut by max_tokens ran: its canary came back",
+    evidence = (
         answered_line(trial, cut),
         f"stage 0 was asked {len(trial.played(0))} time(s)",
-        *rejection_lines(trial),
-        trial.exit.line(),
+        trial.quoted(ran[0] if ran else trial.next_in_conversation(first_at(trial, 0))),
+        *the_end(trial),
     )
+    if ran is not None:
+        return graded(
+            FAIL, f"the call cut by max_tokens ran: its canary came back {ran[1]}", *evidence
+        )
+    if trial.rejections() or trial.exit.status is None:
+        return graded(FAIL, ending(trial) or "", *evidence)
+    if (problem := ending(trial)) is not None:
+        return graded(INFO, f"the cut call was not run; {problem}", *evidence)
+    return graded(KEPT, "the cut call was not run, the run finished", *evidence)
 
 
 # ---------------------------------------------------------------- P11: deny rule vs a yes
-def denied_call(setting: Setting) -> list[Stage]:
-    assert setting.denied is not None
-    (call,) = ids(setting, 1)
-    name, input = setting.denied
-    return [Stage(turn(text("Running the command."), tool_use(name, input, id=call))), finish()]
 
 
 def judge_denied(trial: Trial) -> Verdict:
     (call,) = trial.stage_ids(0)
-    found = trial.first_result(call)
-    problems = []
-    if trial.new_files:
-        problems.append(f"the denied command ran: {', '.join(trial.new_files)} appeared")
-    if found is None:
-        problems.append(f"the denied call {call} got no result")
-    return verdict(
-        not problems,
-        "the denied command never ran (no canary file) and still got a result",
-        "; ".join(problems),
+    answer = trial.answer_of(call)
+    evidence = (
         answered_line(trial, call),
         f"new files in the scratch folder: {', '.join(trial.new_files) or 'none'}",
-        *rejection_lines(trial),
-        trial.exit.line(),
+        trial.quoted(answer[0] if answer else None),
+        *the_end(trial),
     )
+    if trial.new_files:
+        return graded(
+            FAIL, f"the denied command ran: {', '.join(trial.new_files)} appeared", *evidence
+        )
+    if answer is None:
+        return graded(FAIL, f"the denied call {call} got no result", *evidence)
+    if (problem := ending(trial)) is not None:
+        return graded(FAIL, f"the denied call was refused, but then {problem}", *evidence)
+    return graded(KEPT, "the denied command never ran (no canary file) and got a result", *evidence)
 
 
 # ---------------------------------------------------------------- P12: a long run
-LONG_RUN = 20
-
-
-def long_run(setting: Setting) -> list[Stage]:
-    calls = ids(setting, LONG_RUN - 1)
-    stages = [
-        Stage(turn(text(f"Step {k + 1} of {LONG_RUN}."), the_call(setting, call)))
-        for k, call in enumerate(calls)
-    ]
-    return [*stages, Stage(turn(f"All {LONG_RUN} steps done."))]
 
 
 def judge_long_run(trial: Trial) -> Verdict:
     final = trial.reached(LONG_RUN - 1)
     ran = sum(1 for k in range(LONG_RUN - 1) if trial.ran(trial.stage_ids(k)[0]))
-    problems = []
-    if final is None:
-        got = max((e.played.stage or 0 for e in trial.exchanges if e.played), default=-1) + 1
-        problems.append(f"stopped early: {got} of {LONG_RUN} answers asked for")
-    if trial.rejections():
-        problems.append("a request was rejected")
-    if not trial.exit.clean:
-        problems.append(unclean(trial))
-    return verdict(
-        not problems,
-        f"all {LONG_RUN} answers asked for, every request valid",
-        "; ".join(problems),
+    got = max((e.played.stage or 0 for e in trial.exchanges if e.played), default=-1) + 1
+    evidence = (
         f"request #{final.number} asked for the final answer" if final else "",
         f"{ran} of {LONG_RUN - 1} calls ran (canary seen)",
-        *rejection_lines(trial),
-        trial.exit.line(),
+        *the_end(trial),
     )
+    if (problem := ending(trial)) is not None:
+        return graded(FAIL, f"{got} of {LONG_RUN} answers asked for; {problem}", *evidence)
+    return graded(KEPT, f"all {LONG_RUN} answers asked for, every request valid", *evidence)
 
 
 # ---------------------------------------------------------------- the catalogue
-CASES: list[Case] = [
+CORE_CASES: list[Case] = [
     Case(
         "P1",
         "tool_use declared end_turn (JSON)",
         "M1: continue on the content's tool_use, never the declared stop_reason (seed D1)",
-        "the call runs: its canary comes back in its tool_result",
+        "the call runs: its canary comes back in a request the API accepts, the run finishes",
         declared_end_turn("json"),
         judge_call_ran,
+        grade="【三】",
+        outcomes="fail: the call silently lost, or its result rejected, or the program then "
+        "failed. A MUST though the seed's claim is 【三】: real streams and gateways do send "
+        "end_turn with a tool block (earendil-works/pi #9681, askui/python-sdk #278), and a "
+        "dropped call is work lost without a word",
     ),
     Case(
         "P1s",
         "tool_use declared end_turn (streamed)",
         "M1: the same fact in a stream, where the declaration lags the blocks (seed D1)",
-        "the call runs: its canary comes back in its tool_result",
+        "the call runs: its canary comes back in a request the API accepts, the run finishes",
         declared_end_turn("stream"),
         judge_call_ran,
+        grade="【三】",
+        outcomes="fail: as P1 (the streams that really do it are streams)",
     ),
     Case(
         "P1b",
         "tool_use declared, no tool block",
         "M1: the content says there is nothing to run (the lab's D1b)",
-        "no follow-up request is empty or rejected",
+        "no follow-up request is empty or rejected, the program exits 0",
         declared_tool_use,
         judge_no_empty_follow_up,
+        grade="【二】",
+        outcomes="fail: a follow-up the API rejects (an empty or unpaired turn), or a crash "
+        "on the model's answer",
     ),
     Case(
         "P2",
         "unknown tool name",
         "M2: an unknown name becomes an is_error result, the loop goes on (the lab's D7)",
-        "an is_error tool_result for the call, and the program exits 0",
+        "an is_error tool_result for the call, the turn sent back whole, the run finishes",
         unknown_tool,
-        judge_unknown_tool,
+        judge_error_answered("the unknown tool call"),
+        grade="【一】",
+        outcomes="fail: no answer (lost), a rejected request, a crash; non-strict: answered "
+        "without is_error (an error text, or text history), or the turn sent back changed "
+        "(the call renamed): the API's is_error is a SHOULD",
     ),
     Case(
         "P3",
         "schema-invalid input",
         "M3: validation answers a malformed call with an is_error result",
-        "an is_error tool_result for the call",
+        "an is_error tool_result for the call, the run finishes",
         invalid_input_stages,
-        judge_invalid_input,
+        judge_error_answered("the schema-invalid call"),
+        grade="【二】",
+        outcomes="fail: no answer, a rejected request, a crash; non-strict: answered without "
+        "is_error",
     ),
     Case(
         "P4",
         "invalid streamed tool JSON",
         "M3: every tool_use owes a tool_result, even an unreadable one (seed D3)",
-        "the call is answered (or the answer dropped and asked again), no request is "
-        "rejected, the program exits 0",
+        "the call is answered with is_error (or dropped and asked again), no request is "
+        "rejected, the run finishes",
         invalid_json_stages,
         judge_invalid_json,
+        grade="【二】",
+        outcomes="fail: a crash on the model's answer, an unpaired call, the call lost; "
+        "non-strict: answered without is_error",
     ),
     Case(
         "P5",
         "two calls in one answer",
         "API: every result in the next user message, before any text; the turn sent back as is",
-        "both results lead the next user message (in any order), the assistant turn unchanged",
+        "both results lead the next user message (in any order), the assistant turn sent back "
+        "whole (text and tool_use: order, ids, names, inputs)",
         two_calls,
         judge_two_calls,
+        grade="【二】",
+        outcomes="fail: a call never answered, a rejected request, a crash; non-strict: "
+        "results split across turns, or the turn re-sent changed (text stripped, calls "
+        "rewritten or only as text)",
     ),
     Case(
         "P6",
         "429 with retry-after",
         "API: 429 rate_limit_error is transient; wait what retry-after says, then ask again",
-        "the request is retried and the run completes (exit 0)",
+        f"retried no sooner than retry-after ({RETRY_AFTER:g} s, tolerance "
+        f"{RETRY_TOLERANCE:g} s) and the run completes (exit 0)",
         http_fault(rate_limited(RETRY_AFTER)),
-        judge_retried,
+        judge_retried(RETRY_AFTER),
+        grade="【二】",
+        outcomes="fail: gave up reporting success (exit 0), or failed after the retry; "
+        "non-strict: retry-after ignored (the measured gap shorter), or not retried but the "
+        "failure reported (the docs say SHOULD retry)",
     ),
     Case(
         "P7",
@@ -513,40 +494,56 @@ CASES: list[Case] = [
         "API: 529 overloaded_error is transient; back off and ask again",
         "the request is retried and the run completes (exit 0)",
         http_fault(overloaded()),
-        judge_retried,
+        judge_retried(None),
+        grade="【二】",
+        outcomes="fail: gave up reporting success (exit 0), or failed after the retry; "
+        "non-strict: not retried but the failure reported",
     ),
     Case(
         "P8",
         "an error event mid-stream, after a tool_use",
         "M3: a partial answer owes results no one will send; drop it and ask again (D22)",
-        "no later request is rejected for an unanswered tool_use, the program exits 0",
+        "the partial answer is dropped and asked again, nothing of it runs, the run finishes",
         broken_stream("error"),
         judge_survived_stream,
+        grade="【一】",
+        outcomes="fail: the call from the failed stream ran, an unpaired request, a hang, or "
+        "exit 0 without the final answer (silent give-up); info: a typed error to the caller "
+        "with nothing run and the history intact, or the partial kept and answered unrun",
     ),
     Case(
         "P9",
         "the stream dropped mid-tool-JSON",
         "M3: a dropped connection leaves half a call; never run it, never leave it unpaired",
-        "no later request is rejected for an unanswered tool_use, the program exits 0",
+        "the partial answer is dropped and asked again, nothing of it runs, the run finishes",
         broken_stream("dropped"),
         judge_survived_stream,
+        grade="【一】",
+        outcomes="as P8",
     ),
     Case(
         "P10",
         "a tool call cut by max_tokens",
         "API: stop_reason max_tokens means the last block is incomplete; it is not the call",
-        "the cut call's canary never comes back (it was not run)",
+        "the cut call's canary never comes back (it was not run), the run finishes",
         cut_call,
         judge_cut_call,
+        grade="【二】",
+        outcomes="fail: the cut call ran (its canary came back, as a result or as text), a "
+        "rejected request, a hang; info: not run, and the run ended there (an error or a "
+        "stop: how max_tokens is reported is the harness's choice)",
     ),
     Case(
         "P11",
         "a deny rule vs a human who says yes",
         "M4: the non-negotiable deny comes before the negotiable yes (seed D4)",
-        "the denied command's canary file never appears, and the call still gets a result",
+        "the denied command's canary file never appears, the call gets a result, the run finishes",
         denied_call,
         judge_denied,
         needs_denied_call=True,
+        grade="【二】",
+        outcomes="fail: the denied command ran, the call got no result, or the run then "
+        "failed; n/a: no permission system declared",
     ),
     Case(
         "P12",
@@ -555,15 +552,28 @@ CASES: list[Case] = [
         f"all {LONG_RUN} answers are asked for, no request is rejected, the program exits 0",
         long_run,
         judge_long_run,
+        grade="【一】",
+        outcomes="fail: stopped early (silently or with an error), a rejected request",
     ),
 ]
-BY_ID = {case.id: case for case in CASES}
+
+
+def script_tools(setting: Setting) -> frozenset[str]:
+    """The tools a request must offer to be the conversation (others are side calls)."""
+    names = {setting.call[0]}
+    if setting.final is not None:
+        names.add(setting.final[0])
+    return frozenset(names)
 
 
 def judge(case: Case, trial: Trial) -> Verdict:
-    """The case's rule, after the two questions every case asks first."""
-    if not trial.model_requests():
-        return Verdict(NA, "the target never called the model", (trial.exit.line(),))
+    """The case's rule, after the two questions every case asks first: did the target reach
+    the script at all, and did it ask in the answer mode the case needs?"""
+    if not trial.reached_script():
+        seen = [e.line() for e in trial.exchanges[:3]] or ["no request reached the fake API"]
+        return Verdict(
+            NOT_REACHED, "the target never got a script answer", (*seen, trial.exit.line())
+        )
     for k, stage in enumerate(trial.stages):
         first = next(iter(trial.played(k)), None)
         if stage.mode and first is not None and first.stream != (stage.mode == "stream"):

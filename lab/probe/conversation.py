@@ -1,12 +1,16 @@
 """A probe conversation: each request is answered by where it stands, never by its number.
 
 A case's script is a list of stages. A request stands at stage k when the latest scripted answer
-its history holds (recognised by its tool_use ids, the tool_result ids answering them, or its
-text) is stage k-1; a fresh conversation stands at stage 0. The *first* request at a stage gets
-the stage's fault, when it has one; every later request at that stage (an HTTP retry, or a
-harness asking again) gets the healthy answer, so a harness that retries can pass. A request
-that carries nothing of the conversation (neither the probe's marker nor a scripted answer) is a
-side call (a title, a summary): it gets a short text answer and moves nothing.
+its history holds is stage k-1; a fresh conversation stands at stage 0. Answers are recognised by
+their tool_use ids and texts found *anywhere* in the request — in tool_use and tool_result blocks,
+or inside a text ("Calling tools: [{'id': 'toolu_p1_01', ...}]") for a harness that writes its
+history as text. The *first* request at a stage gets the stage's fault, when it has one and the
+request can receive it (a stage that needs a streamed answer plays it on a streamed request
+only); every later request at that stage (an HTTP retry, or a harness asking again) gets the
+healthy answer, so a harness that retries can pass. A side call (a title, a summary) gets a
+short text answer and moves nothing: a request that offers none of the tools the case's script
+calls, whatever text it quotes, or one that carries nothing of the conversation (neither the
+probe's marker nor a scripted answer).
 """
 
 from __future__ import annotations
@@ -14,12 +18,22 @@ from __future__ import annotations
 import itertools
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from lab.model.script import ApiError, ModelRequest, Step, Turn, tool_use_id, turn
+from lab.model.script import (
+    ApiError,
+    ModelRequest,
+    Step,
+    Turn,
+    tool_use_id,
+    turn,
+)
 
 SIDE_ANSWER = "ok."
+# A text is looked for inside longer strings only when it is this long: a short one ("done.")
+# could be quoted by chance anywhere in a request, so it counts only as a whole text.
+SIGN_TEXT = 12
 
 
 def turn_of(step: object) -> Turn | None:
@@ -133,13 +147,28 @@ def _text_of(block: dict) -> str:
     return block.get("text", "") if isinstance(block, dict) else ""
 
 
-def _blocks(message: object) -> list[dict]:
-    if not isinstance(message, dict):
-        return []
-    content = message.get("content")
-    if isinstance(content, str):
-        return [{"type": "text", "text": content}]
-    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+def strings(value: object) -> Iterator[str]:
+    """Every string inside a JSON value (dict keys left out), depth first."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item)
+
+
+def offered_names(tools: object) -> set[str]:
+    """The tool names a request offers."""
+    listed = tools if isinstance(tools, list) else []
+    return {t["name"] for t in listed if isinstance(t, dict) and isinstance(t.get("name"), str)}
+
+
+def can_receive(stage: Stage, request: ModelRequest) -> bool:
+    """A stage that needs one answer mode plays its fault only on a request in that mode (the
+    other mode's request gets the healthy answer, and the case reads n/a)."""
+    return stage.mode is None or request.stream == (stage.mode == "stream")
 
 
 @dataclass
@@ -149,6 +178,9 @@ class Conversation:
     stages: Sequence[Stage]
     marker: str  # a string of the probe's prompt: the conversation's own requests carry it
     log: list[Played] = field(default_factory=list)
+    # The tools the script calls (None: any request may be the conversation's). A request that
+    # offers none of them cannot carry the script out: it is a side call, whatever it quotes.
+    tools: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -164,6 +196,10 @@ class Conversation:
                     elif block.get("text") and not self._text_elsewhere(block["text"], k):
                         self._signs[block["text"]] = k
 
+    def _inside(self, sign: str) -> bool:
+        """May this sign be found inside a longer string? An id, or a text long enough."""
+        return sign.startswith("toolu_") or len(sign) >= SIGN_TEXT
+
     def _text_elsewhere(self, text: str, k: int) -> bool:
         # A text shared by two stages ("done.") recognises neither of them.
         others = (s for j, s in enumerate(self.stages) if j != k)
@@ -176,6 +212,8 @@ class Conversation:
             same = body == self._previous
             self._previous = body
             stage = self.stage_of(request.messages)
+            if self.tools is not None and not offered_names(request.tools) & self.tools:
+                stage = None
             if stage is None:
                 return self._record(request, None, "side call", turn(SIDE_ANSWER), same)
             attempt = self._attempts.get(stage, 0) + 1
@@ -183,7 +221,7 @@ class Conversation:
             if stage >= len(self.stages):
                 return self._record(request, stage, "extra", self.stages[-1].answer, same, attempt)
             current = self.stages[stage]
-            if current.fault is not None and attempt == 1:
+            if current.fault is not None and attempt == 1 and can_receive(current, request):
                 return self._record(request, stage, "fault", current.fault, same, attempt)
             return self._record(request, stage, "answer", current.answer, same, attempt)
 
@@ -200,26 +238,21 @@ class Conversation:
         return step
 
     def stage_of(self, messages: list) -> int | None:
-        """Where a request stands; None when it carries nothing of this conversation."""
-        latest, ours = -1, False
-        for message in messages if isinstance(messages, list) else []:
-            for block in _blocks(message):
-                sign = self._sign(block)
-                if sign is not None:
-                    latest, ours = max(latest, sign), True
-                elif self.marker in _text_of(block):
-                    ours = True
-        return latest + 1 if ours else None
+        """Where a request stands; None when it carries nothing of this conversation.
 
-    def _sign(self, block: dict) -> int | None:
-        kind = block.get("type")
-        if kind == "tool_use":
-            return self._signs.get(block.get("id"))
-        if kind == "tool_result":
-            return self._signs.get(block.get("tool_use_id"))
-        if kind == "text":
-            return self._signs.get(block.get("text"))
-        return None
+        Every id and long text of the script is looked for inside every string of the messages;
+        a short text ("done.") only as a whole string (a text block, or a message's text)."""
+        said = list(strings(messages if isinstance(messages, list) else []))
+        found = "\n".join(said)
+        whole = set(said)
+        seen = [
+            stage
+            for sign, stage in self._signs.items()
+            if sign and (sign in whole or (self._inside(sign) and sign in found))
+        ]
+        if seen:
+            return max(seen) + 1
+        return 0 if self.marker in found else None
 
     @property
     def consumed(self) -> bool:

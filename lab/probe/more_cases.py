@@ -12,12 +12,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import cast
 
 from lab.model.script import ApiError, Turn, proxy_error, rate_limited, text, tool_use, turn
-from lab.probe.cases import Case, answered_line, finish, ids, invalid_input, the_call
+from lab.probe.cases import Case, answered_line, invalid_input
 from lab.probe.conversation import Stage
 from lab.probe.grades import FAIL, INFO, KEPT, NON_STRICT, Verdict
+from lab.probe.scripts import finish, ids, the_call
 from lab.probe.target import HUMAN_LOG
 from lab.probe.trial import Exchange, Setting, Trial, short
 
@@ -92,7 +94,7 @@ def two_turns(setting: Setting) -> list[Stage]:
     return [
         Stage(turn(text("First look: I will read the notes."), the_call(setting, first))),
         Stage(turn(text("Second look, to compare the two."), the_call(setting, second))),
-        finish(),
+        finish(setting),
     ]
 
 
@@ -185,7 +187,7 @@ def judge_whole_turn(trial: Trial) -> Verdict:
 def after_fault(fault: object) -> Callable[[Setting], list[Stage]]:
     def stages(setting: Setting) -> list[Stage]:
         (call,) = ids(setting, 1)
-        return [Stage(turn(the_call(setting, call)), fault=fault), finish()]
+        return [Stage(turn(the_call(setting, call)), fault=fault), finish(setting)]
 
     return stages
 
@@ -198,7 +200,7 @@ def judge_waited(trial: Trial) -> Verdict:
         if end is not None and end.kind == FAIL:
             return end
         return grade(NON_STRICT, "not retried: the 429 was the run's last word", *lines)
-    gap = tries[1].time - tries[0].time
+    gap = tries[1].at - tries[0].at
     waited = f"asked again {gap:.2f} s after the 429; retry-after said {RETRY_AFTER:g} s"
     if gap < RETRY_AFTER - TOLERANCE:
         return grade(NON_STRICT, f"retry-after ignored: {waited}", *lines)
@@ -288,7 +290,7 @@ REFUSED = "I can't help with that."
 
 def stopped_with(words: str, stop_reason: str) -> Callable[[Setting], list[Stage]]:
     def stages(setting: Setting) -> list[Stage]:
-        return [Stage(turn(text(words), stop_reason=stop_reason)), finish()]
+        return [Stage(turn(text(words), stop_reason=stop_reason)), finish(setting)]
 
     return stages
 
@@ -377,7 +379,7 @@ def large_run(setting: Setting) -> list[Stage]:
         Stage(turn(text(large_text(k + 1)), the_call(setting, call)))
         for k, call in enumerate(calls)
     ]
-    return [*stages, finish()]
+    return [*stages, finish(setting)]
 
 
 def judge_large_run(trial: Trial) -> Verdict:
@@ -413,7 +415,7 @@ def malformed_approval(setting: Setting) -> list[Stage]:
     (call,) = ids(setting, 1)
     name, input = setting.denied
     block = tool_use(name, invalid_input(input), id=call)
-    return [Stage(turn(text("Running the command."), block)), finish()]
+    return [Stage(turn(text("Running the command."), block)), finish(setting)]
 
 
 def judge_human_not_asked(trial: Trial) -> Verdict:
@@ -436,7 +438,7 @@ def judge_human_not_asked(trial: Trial) -> Verdict:
 
 
 # ---------------------------------------------------------------- the catalogue
-MORE_CASES: list[Case] = [
+_MORE_CASES: list[Case] = [
     Case(
         id="P13",
         title="the assistant turn re-sent whole",
@@ -532,7 +534,6 @@ MORE_CASES: list[Case] = [
         needs_denied_call=True,
     ),
 ]
-MORE_BY_ID = {case.id: case for case in MORE_CASES}
 
 # Each case's graded outcomes, and why (the README's "More cases" table).
 OUTCOMES: dict[str, str] = {
@@ -561,3 +562,11 @@ OUTCOMES: dict[str, str] = {
     "gave up and said so",
     "P23": "fail: the human asked (a line in the log), the call run, or no result for it",
 }
+
+# The evidence grade of each case's claim: the API's documented behaviour (【二】), or the loop's
+# own rule as the course code has it (【一】).
+GRADES = {case.id: "【二】" for case in _MORE_CASES} | {"P21": "【一】"}
+MORE_CASES: list[Case] = [
+    replace(case, grade=GRADES[case.id], outcomes=OUTCOMES[case.id]) for case in _MORE_CASES
+]
+MORE_BY_ID = {case.id: case for case in MORE_CASES}

@@ -50,12 +50,13 @@ class Recorder:
         self.on_exchange = on_exchange
         self.exchanges: list[Exchange] = []
         self._lock = threading.Lock()  # one request at a time: the log's order is the truth
+        self._started = time.monotonic()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.api, name)
 
     def __call__(self, request: httpx2.Request) -> httpx2.Response:
-        arrived = time.monotonic()
+        arrived = time.monotonic() - self._started  # before the lock: when the harness asked
         with self._lock:
             before = len(self.played)
             response = self.api(request)
@@ -76,7 +77,7 @@ class Recorder:
                 status=response.status_code,
                 answer=answer,
                 played=played,
-                time=arrived,
+                at=arrived,
                 betas=request.headers.get("anthropic-beta", ""),
             )
             self.exchanges.append(exchange)

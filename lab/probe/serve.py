@@ -87,7 +87,7 @@ def resolve(ident: str | None, call: str | None) -> Served:
             raise ServeError(f"{path}: {error}") from None
         note = f"the script in {path}: {len(stages)} answers, asked for by content"
         return Served(Conversation(stages, marker=""), note)
-    from lab.probe.cases import BY_ID
+    from lab.probe.catalogue import BY_ID
 
     cases = {k.lower(): v for k, v in BY_ID.items()}
     if ident.lower() in cases:

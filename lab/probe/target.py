@@ -5,10 +5,13 @@ scratch folder (with `ANTHROPIC_BASE_URL`/`ANTHROPIC_API_KEY` set and the prompt
 argument) and judges it only from the requests it sends, its exit status and canary files; so a
 target is nothing but this declaration.
 
-For cases whose point needs one answer mode (P1 a JSON answer; P1s, P4, P8, P9 a streamed one)
-the probe also sets `LAB_PROBE_STREAM` to 1 or 0: a program that can do both may follow it; one
-that does not gets n/a for the cases whose mode it never asks for. A denied call (P11) counts as
-run when any new file appears in the scratch folder (outside dot-folders).
+The probe sets `LAB_PROBE_STREAM` to 1 or 0: cases whose point needs one answer mode (P1 a JSON
+answer; P1s, P4, P8, P9 a streamed one) set it once; every other case runs twice, once in each
+mode, and shows the worse outcome. A program that can do both may follow it; one that does not
+gets n/a for the cases whose mode it never asks for. A denied call (P11) counts as run when any
+new file appears in the scratch folder (outside dot-folders). A harness whose protocol ends
+through its own tool (a `final_answer` tool) declares that call as `final_call`: the script's
+last answer then calls it instead of answering in text.
 
 The permission contract (cases P11 and P23, for any program with approvals): a target declares
 `denied_call`, a call of a tool that asks the program's human and that the program's own rules
@@ -60,6 +63,13 @@ class Target:
     missing: Callable[[], str | None] = always_installed
     # One line for the report: what this target is.
     about: str = ""
-    # The cases this target claims to keep: `lab probe` exits 1 when one of them breaks.
+    # The cases this target claims to keep: `lab probe` exits 1 when one of them reads fail.
     # Empty (the peers' default): the matrix is a measurement, not a test of the target.
     claims: tuple[str, ...] = ()
+    # The harness's own ending call, played as the script's last answer (None: a text answer).
+    final_call: Call | None = None
+    # `python -m MODULE` started from a warm parent (warm.py): only for the lab's own targets
+    # (a --cmd program runs exactly as its author typed it).
+    warm: bool = True
+    # True for a program given by --cmd: `lab probe` exits 4 when it was not reached.
+    command: bool = False

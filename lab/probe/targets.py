@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
 import sys
 from pathlib import Path
 
@@ -16,8 +17,13 @@ from lab.probe.target import CONTRACT_ENV, READ_NOTES, Call, Target
 LAB_DENIED_CALL: Call = ("bash", '{"command": "touch denied.canary"}')
 # What the course keeps (see each switch's `course` value): its SDK client retries (P6, P7) and it
 # never streams, so it keeps no partial answer (P8, P9); it runs a call cut by max_tokens (P10)
-# and gives up on unreadable tool JSON (P4).
-COURSE_KEEPS = ("P1", "P1s", "P1b", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P11", "P12")
+# and gives up on unreadable tool JSON (P4). Of the later cases it keeps all but P23: the course
+# asks its human before any validation (the seed's D9). It keeps P18-P20 through the program
+# that wraps it (own_harness.py), not through its own loop.
+COURSE_KEEPS = (
+    *("P1", "P1s", "P1b", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P11", "P12"),
+    *("P13", "P14", "P15", "P16", "P17", "P18", "P19", "P20", "P21", "P22"),
+)
 
 
 def lab_target(preset: str, *flips: str) -> Target:
@@ -33,7 +39,7 @@ def lab_target(preset: str, *flips: str) -> Target:
         "reference": "the lab's own harness, every protection on (Switches())",
         "course": "the lab's own harness as the course pins it (Switches.course())",
     }[preset]
-    from lab.probe.cases import CASES
+    from lab.probe.catalogue import CASES
 
     claims = tuple(c.id for c in CASES) if preset == "reference" else COURSE_KEEPS
     if flips:
@@ -95,23 +101,36 @@ def absolute(word: str) -> str:
     path = Path(word)
     if word.startswith("-") or path.is_absolute() or not path.exists():
         return word
-    return str(path.resolve())
+    return str(path.absolute())  # not resolved: a venv's bin/python is a symlink that matters
+
+
+def program(word: str) -> str:
+    """The program a command names, found on the caller's PATH now (`python` is the user's
+    interpreter, their venv's if one is active, not the lab's); as typed when not found."""
+    if "/" in word:
+        return absolute(word)
+    return shutil.which(word) or word
 
 
 def command_target(
-    command: str, call: Call = READ_NOTES, denied_call: Call | None = None
+    command: str,
+    call: Call = READ_NOTES,
+    final: Call | None = None,
+    denied_call: Call | None = None,
 ) -> Target:
     """Any program: `command` split like a shell would, the prompt appended as its last argument.
 
-    Words that name a file or folder in the current folder (`my_agent.py`, `./agent`) become
-    absolute paths, so `python my_agent.py` still finds its file from the scratch folder."""
+    The program is looked up on the caller's PATH; words that name a file or folder in the
+    current folder (`my_agent.py`, `./agent`) become absolute paths, so `python my_agent.py`
+    still finds its file from the scratch folder. It starts cold, exactly as typed."""
     try:
-        words = [absolute(word) for word in shlex.split(command)]
+        words = shlex.split(command)
     except ValueError as error:
         raise TargetError(f"--cmd {command!r}: {error}") from None
     if not words:
         raise TargetError("--cmd: the command is empty")
-    from lab.probe.cases import CASES
+    words = [program(words[0]), *(absolute(word) for word in words[1:])]
+    from lab.probe.catalogue import CASES
 
     return Target(
         name=command,
@@ -121,6 +140,9 @@ def command_target(
         env=CONTRACT_ENV,
         about=f"the program `{command}`",
         claims=tuple(c.id for c in CASES),
+        final_call=final,
+        warm=False,
+        command=True,
     )
 
 

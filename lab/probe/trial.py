@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lab.probe.conversation import Played, Stage, turn_of
+from lab.probe.conversation import Played, Stage, strings, turn_of
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,8 @@ class Setting:
     denied: tuple[str, dict] | None  # the call a deny rule of the target forbids (P11)
     marker: str  # a string of the prompt, to tell the conversation from side calls
     prompt: str
+    # The harness's own ending call (a `final_answer` tool), played instead of a final text.
+    final: tuple[str, dict] | None = None
 
 
 @dataclass(frozen=True)
@@ -38,7 +40,7 @@ class Exchange:
     status: int
     answer: str  # one line: what the fake answered, or its exact error text
     played: Played | None  # the conversation's record, when the request reached the script
-    time: float = 0.0  # when it arrived (time.monotonic(), the probe's clock): waits are gaps
+    at: float = 0.0  # seconds since the server started, taken when the request arrived
     betas: str = ""  # its anthropic-beta header: a request resent with fewer betas is changed
 
     def line(self) -> str:
@@ -51,8 +53,19 @@ class Exchange:
 
     @property
     def rejected(self) -> bool:
-        """The fake refused the request itself (a 4xx), as the real API would."""
-        return 400 <= self.status < 500 and self.played is None
+        """The fake refused the request itself (a 4xx but 404), as the real API would. A 404 is
+        a path the API does not serve: the request never reached the model (not reached)."""
+        return 400 <= self.status < 500 and self.status != 404 and self.played is None
+
+    @property
+    def in_script(self) -> bool:
+        """The request stood at a stage of the case's script (not a side call, not rejected)."""
+        return self.played is not None and self.played.stage is not None
+
+    def text(self) -> str:
+        """Every string the request's messages hold, one per line: where texts and ids are
+        looked for, whichever block (or plain text) a harness put them in."""
+        return "\n".join(strings(self.messages))
 
 
 @dataclass(frozen=True)
@@ -91,12 +104,50 @@ class Trial:
             text = text.replace(private, public)
         return text
 
+    def quoted(self, exchange: Exchange | None) -> list[str]:
+        """The request as evidence (see quote), this run's paths hidden."""
+        return [self.shown(line) for line in quote(exchange)] if exchange else []
+
     # ---------------------------------------------------------------- questions
     def model_requests(self) -> list[Exchange]:
         return [e for e in self.exchanges if e.played is not None or e.rejected]
 
+    def conversation(self) -> list[Exchange]:
+        """The requests of the conversation under test: at a stage of the script, or rejected."""
+        return [e for e in self.exchanges if e.in_script or e.rejected]
+
+    def reached_script(self) -> bool:
+        """The target got at least one script answer (or sent a request the API refused)."""
+        return bool(self.conversation())
+
     def rejections(self) -> list[Exchange]:
         return [e for e in self.exchanges if e.rejected]
+
+    def final_reached(self) -> bool:
+        """The script's last answer (the final text, or the final call) was asked for."""
+        return self.reached(len(self.stages) - 1) is not None
+
+    def finished(self) -> bool:
+        """The run reached its final answer, no request was refused, the program exited 0."""
+        return self.final_reached() and not self.rejections() and self.exit.clean
+
+    def gave_up_silently(self) -> bool:
+        """The program exited 0 without ever asking for the final answer."""
+        return self.exit.clean and not self.final_reached()
+
+    def introduced(self, tool_id: str) -> Exchange | None:
+        """The request whose answer carried the call `tool_id` (its fault or its answer)."""
+        for exchange in self.exchanges:
+            played = turn_of(exchange.played.step) if exchange.played else None
+            if played and any(b.get("id") == tool_id for b in played.blocks):
+                return exchange
+        return None
+
+    def next_in_conversation(self, exchange: Exchange | None) -> Exchange | None:
+        """The first request of the conversation after `exchange`."""
+        if exchange is None:
+            return None
+        return next((e for e in self.conversation() if e.number > exchange.number), None)
 
     def results(self, tool_id: str) -> Iterator[tuple[Exchange, dict]]:
         """Every tool_result block answering `tool_id`, with the request that carried it."""
@@ -114,9 +165,36 @@ class Trial:
     def canary_in(self, block: dict) -> bool:
         return self.setting.canary in result_text(block)
 
-    def ran(self, tool_id: str) -> tuple[Exchange, dict] | None:
-        """The first result of `tool_id` that carries the canary: the call really ran."""
-        return next(((e, b) for e, b in self.results(tool_id) if self.canary_in(b)), None)
+    def ran(self, tool_id: str) -> tuple[Exchange, str] | None:
+        """Where the call `tool_id` shows it ran: (the request, how the canary came back).
+
+        In a tool_result block for the call; or, for a harness that writes its history as text
+        ("Observation: ..."), anywhere in the first conversation request after the answer that
+        carried the call, when that request holds more canaries than the one before it."""
+        found = next((e for e, b in self.results(tool_id) if self.canary_in(b)), None)
+        if found is not None:
+            return found, "in its tool_result"
+        given = self.introduced(tool_id)
+        after = self.next_in_conversation(given)
+        if given is None or after is None:
+            return None
+        canary = self.setting.canary
+        if after.text().count(canary) > given.text().count(canary):
+            return after, "as text (no tool_result block carried it)"
+        return None
+
+    def answer_of(self, tool_id: str) -> tuple[Exchange, str] | None:
+        """How the call was answered: "is_error" or "result" (a tool_result block without the
+        flag), or "text" (a later request names the call only in text); None: never."""
+        found = self.first_result(tool_id)
+        if found is not None:
+            return found[0], "is_error" if found[1].get("is_error") else "result"
+        given = self.introduced(tool_id)
+        for exchange in self.conversation():
+            if given is not None and exchange.number > given.number:
+                if tool_id in exchange.text():
+                    return exchange, "text"
+        return None
 
     def played(self, stage: int) -> list[Played]:
         return [e.played for e in self.exchanges if e.played and e.played.stage == stage]
@@ -127,6 +205,36 @@ class Trial:
             if e.played and e.played.stage is not None and e.played.stage >= stage:
                 return e
         return None
+
+    def resent(self, stage: int) -> tuple[Exchange, str | None] | None:
+        """Was the stage's answer sent back whole (text and tool_use: order, ids, names,
+        inputs) in the first request after it? (that request, what differed or None); None
+        when no later request names its calls."""
+        answer = turn_of(self.stages[stage].answer)
+        given = next((e for e in self.exchanges if e.played and e.played.stage == stage), None)
+        after = self.next_in_conversation(given) if given and answer else None
+        if answer is None or after is None:
+            return None
+        wanted = [_signature(b) for b in answer.blocks]
+        ids = {b.get("id") for b in answer.blocks if b.get("type") == "tool_use"}
+        holders = [
+            m
+            for m in after.messages
+            if isinstance(m, dict)
+            and m.get("role") == "assistant"
+            and any(_signature(b)[2] in ids for b in _content(m) if isinstance(b, dict))
+        ]
+        if not holders and isinstance(after.body, dict) and after.body.get("thread"):
+            return after, None  # a message thread: the API holds the turn as it answered it
+        if not holders:
+            return (
+                after,
+                "the calls were not sent back as tool_use blocks (text only, or not at all)",
+            )
+        if len(holders) > 1:
+            return after, f"the assistant turn was split into {len(holders)} turns"
+        sent = [_signature(b) for b in _content(holders[0]) if isinstance(b, dict)]
+        return after, None if sent == wanted else _difference(wanted, sent)
 
     def stage_ids(self, stage: int, *, fault: bool = False) -> list[str]:
         """The tool_use ids of a stage's healthy answer (or of its fault)."""
@@ -143,6 +251,76 @@ def result_text(block: dict) -> str:
     if isinstance(content, list):
         return "".join(b.get("text", "") for b in content if isinstance(b, dict))
     return "" if content is None else json.dumps(content)
+
+
+def _content(message: dict) -> list:
+    content = message.get("content")
+    return [{"type": "text", "text": content}] if isinstance(content, str) else content or []
+
+
+def _difference(wanted: list[tuple], sent: list[tuple]) -> str:
+    """What changed between the assistant turn as answered and as sent back, in words."""
+    said = []
+    texts = [w[1] for w in wanted if w[0] == "text"]
+    if missing := [t for t in texts if t not in [s[1] for s in sent if s[0] == "text"]]:
+        said.append(f"{len(missing)} of its {len(texts)} text block(s) dropped")
+    calls = {s[2]: s for s in sent if s[0] == "tool_use"}
+    for _, name, id, input in (w for w in wanted if w[0] == "tool_use"):
+        back = calls.get(id)
+        if back is None:
+            said.append(f"{id} missing")
+        elif back[1] != name:
+            said.append(f"{id} renamed {name} → {back[1]}")
+        elif back[3] != input:
+            said.append(f"{id}'s input changed")
+    return "the turn was sent back changed: " + ("; ".join(said) or "its blocks reordered")
+
+
+def _signature(block: dict) -> tuple:
+    """What must come back unchanged of a block: (type, text or name, id, input)."""
+    if block.get("type") == "tool_use":
+        return ("tool_use", block.get("name"), block.get("id"), block.get("input"))
+    return (block.get("type"), block.get("text"), None, None)
+
+
+def cut(text: str, limit: int = 100) -> str:
+    """A long text cut, with its length said: 'Probe notes. The…' (62 chars)."""
+    text = " ".join(text.split())
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}… ({len(text)} chars)"
+
+
+def block_line(block: object) -> str:
+    """One content block in one line: its type, ids and flags, its text cut."""
+    if isinstance(block, str):
+        return f"text {cut(block)}"
+    if not isinstance(block, dict):
+        return cut(json.dumps(block))
+    kind = block.get("type")
+    if kind == "tool_use":
+        shown = json.dumps(block.get("input"), ensure_ascii=False)
+        return f"tool_use {block.get('name')} {block.get('id')} {cut(shown, 80)}"
+    if kind == "tool_result":
+        flag = " is_error" if block.get("is_error") else ""
+        return f"tool_result {block.get('tool_use_id')}{flag} {cut(result_text(block))}"
+    if kind == "text":
+        return f"text {cut(str(block.get('text', '')))}"
+    return str(kind)
+
+
+def quote(exchange: Exchange, last: int = 2) -> list[str]:
+    """A request as evidence: its number and answer, then its last messages block by block."""
+    mode = "stream" if isinstance(exchange.body, dict) and exchange.body.get("stream") else "json"
+    lines = [f"request #{exchange.number} ({mode}) → {exchange.answer}"]
+    messages = exchange.messages
+    first = max(0, len(messages) - last)
+    for index, message in enumerate(messages[first:], start=first):
+        if not isinstance(message, dict):
+            continue
+        content = message.get("content")
+        blocks = [content] if isinstance(content, str) else content or []
+        lines.append(f"  messages.{index} {message.get('role')}:")
+        lines += [f"    {block_line(b)}" for b in blocks]
+    return lines
 
 
 def short(text: object, limit: int = 160) -> str:

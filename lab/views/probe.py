@@ -1,21 +1,35 @@
-"""The probe's results for readers: the matrix on the terminal, as Markdown, and as JSON."""
+"""The probe's results for readers: the matrix and evidence on the terminal, Markdown and JSON.
+
+The terminal text is laid out here, not by rich: every line is wrapped at word boundaries to the
+console's width (a stacked layout below WIDE columns), and nothing is padded, so a file or a pipe
+gets no trailing spaces.
+"""
 
 from __future__ import annotations
 
+import shlex
+import textwrap
 from collections.abc import Sequence
 from importlib import metadata
 from typing import Any
 
-from rich.console import Group
-from rich.table import Table
 from rich.text import Text
 
 from lab.probe.bench import Cell
-from lab.probe.cases import BROKEN, BY_ID, KEPT, NA
+from lab.probe.catalogue import BY_ID
+from lab.probe.grades import FAIL, GRADES, INFO, KEPT, NA, NON_STRICT, NOT_REACHED
 from lab.probe.target import Target
 
-STYLE = {KEPT: "green", BROKEN: "bold red", NA: "dim"}
-MARK = {KEPT: "✓", BROKEN: "✗", NA: "–"}
+STYLE = {
+    KEPT: "green",
+    FAIL: "bold red",
+    NON_STRICT: "yellow",
+    INFO: "cyan",
+    NA: "dim",
+    NOT_REACHED: "bold magenta",
+}
+MARK = {KEPT: "✓", FAIL: "✗", NON_STRICT: "≈", INFO: "i", NA: "–", NOT_REACHED: "?"}
+WIDE = 100  # columns from which a cell's grade and title share a line with its id
 
 
 def installed(distribution: str) -> str | None:
@@ -43,57 +57,113 @@ def grid(cells: Sequence[Cell]) -> tuple[list[str], list[str], dict[tuple[str, s
     return targets, cases, {(c.target, c.case): c for c in cells}
 
 
-def matrix_view(cells: Sequence[Cell]) -> Table:
-    """Targets down, cases across, a mark in every cell (it fits 80 columns)."""
-    targets, cases, by = grid(cells)
-    legend = ", ".join(f"{MARK[k]} {k}" for k in (KEPT, BROKEN, NA))
-    table = Table(
-        title=f"lab probe: the matrix ({legend})",
-        title_justify="left",
-        box=None,
-        pad_edge=False,
-        padding=(0, 1, 0, 0),
-    )
-    table.add_column("target", no_wrap=True)
-    for case in cases:
-        table.add_column(case, justify="center", no_wrap=True)
-    for name in targets:
-        marks = [by[(name, case)].verdict.kind for case in cases]
-        table.add_row(name, *[Text(MARK[k], style=STYLE[k]) for k in marks])
-    return table
+def wrapped(text: str, width: int, indent: int, hang: int = 2) -> list[str]:
+    """`text` wrapped at word boundaries (a word longer than the line stays whole)."""
+    return textwrap.wrap(
+        text,
+        width=max(width, indent + 20),
+        initial_indent=" " * indent,
+        subsequent_indent=" " * (indent + hang),
+        break_long_words=False,
+        break_on_hyphens=False,
+    ) or [" " * indent]
 
 
-def evidence_view(cell: Cell) -> Text:
-    verdict = cell.verdict
+def lines_view(lines: Sequence[tuple[str, str]]) -> Text:
+    """(text, style) lines as one Text, nothing padded."""
     text = Text()
-    text.append(f"{cell.case:<4} ", style="bold")
-    text.append(f"{verdict.kind:<6}", style=STYLE[verdict.kind])
-    text.append(f" {verdict.because}")
-    for line in verdict.evidence:
-        text.append(f"\n            {line}", style="dim" if verdict.kind == KEPT else "")
+    for k, (line, style) in enumerate(lines):
+        text.append(("\n" if k else "") + line, style=style or None)
     return text
 
 
-def target_view(target: Target, cells: Sequence[Cell], *, only_failures: bool = False) -> Group:
-    counts = {kind: sum(c.verdict.kind == kind for c in cells) for kind in (KEPT, BROKEN, NA)}
+def matrix_view(cells: Sequence[Cell]) -> Text:
+    """Targets down, cases across, a mark in every cell (14 cases fit 80 columns)."""
+    targets, cases, by = grid(cells)
+    legend = ", ".join(f"{MARK[k]} {k}" for k in GRADES)
+    name_width = max(len(t) for t in targets) + 1
+    text = Text("lab probe: the matrix (" + legend + ")\n")
+    text.append(" " * name_width + " ".join(cases) + "\n")
+    for name in targets:
+        text.append(name.ljust(name_width))
+        for k, case in enumerate(cases):
+            kind = by[(name, case)].verdict.kind
+            pad = " " * (len(case) - 1) if k < len(cases) - 1 else ""
+            text.append(MARK[kind], style=STYLE[kind])
+            text.append(pad + (" " if k < len(cases) - 1 else ""))
+        text.append("\n")
+    text.rstrip()
+    return text
+
+
+def reproduce(cell: Cell, target: Target) -> str:
+    """The one command line that reproduces a cell by hand: `lab serve` the case, then run
+    the target as the probe ran it."""
+    serve = ["lab", "serve", cell.case]
+    if target.command and target.call != ("read_file", '{"path": "notes.txt"}'):
+        serve += ["--call", "=".join(target.call)]
+    env = ["ANTHROPIC_BASE_URL=<the printed URL>", "ANTHROPIC_API_KEY=x"]
+    env += [shlex.quote(f"{k}={v}") for k, v in sorted(target.env.items())]
+    if cell.stream is not None:
+        env.append(f"LAB_PROBE_STREAM={int(cell.stream)}")
+    run = " ".join(env) + " " + shlex.join(cell.argv) if cell.argv else "(the target)"
+    return f"{shlex.join(serve)} (in a folder with notes.txt), then in another shell: {run}"
+
+
+def cell_lines(cell: Cell, target: Target, width: int, *, detail: bool) -> list[tuple[str, str]]:
+    """One cell: its id, grade, case title and mode; then why, the evidence, and for a fail
+    the command that reproduces it. Stacked (grade under the id) below WIDE columns."""
+    verdict, case = cell.verdict, BY_ID.get(cell.case)
+    title = case.title if case else ""
+    differs = cell.other is not None and cell.other.verdict.kind != verdict.kind
+    mode = f" · in {cell.mode} mode" if differs and cell.mode else ""
+    style = STYLE[verdict.kind]
+    if width >= WIDE:
+        indent = 20
+        head = f"  {cell.case:<5}{verdict.kind:<13}{title}{mode}"  # the title at column 20
+    else:
+        indent = 6
+        head = f"  {cell.case} {verdict.kind}: {title}{mode}"
+    lines = [(line, style) for line in wrapped(head.strip(), width, 2, indent - 2)]
+    lines += [(line, "") for line in wrapped(verdict.because, width, indent)]
+    if detail:
+        dim = "dim" if verdict.kind in (KEPT, NA) else ""
+        for evidence in verdict.evidence:
+            step = len(evidence) - len(evidence.lstrip())  # a quoted request's own indent
+            lines += [(line, dim) for line in wrapped(evidence.strip(), width, indent + step)]
+        if verdict.kind == FAIL:
+            how = "reproduce: " + reproduce(cell, target)
+            lines += [(line, "bold") for line in wrapped(how, width, indent)]
+    return lines
+
+
+def target_view(
+    target: Target, cells: Sequence[Cell], width: int = 80, *, only_failures: bool = False
+) -> Text:
+    """One target: its name and pins, each cell (only the ones not kept in a matrix run), and
+    the count of each grade."""
+    counts = {kind: sum(c.verdict.kind == kind for c in cells) for kind in GRADES}
     shown = [c for c in cells if c.verdict.kind != KEPT] if only_failures else list(cells)
-    pins = ", ".join(f"{k} {v}" for k, v in versions(target).items())
-    heading = Text(target.name, style="bold")
+    heading = target.name
     if target.about and target.about != f"the program `{target.name}`":
-        heading.append(f" · {target.about}")
-    lines = [heading]
-    if pins:
-        lines.append(Text(f"  {pins}", style="dim"))
-    summary = f"  {counts[KEPT]} kept, {counts[BROKEN]} broken, {counts[NA]} n/a"
-    claimed = [c.case for c in cells if c.verdict.kind == BROKEN and c.case in target.claims]
+        heading += f" · {target.about}"
+    lines = [(line, "bold") for line in wrapped(heading, width, 0)]
+    if pins := ", ".join(f"{k} {v}" for k, v in versions(target).items()):
+        lines += [(line, "dim") for line in wrapped(pins, width, 2)]
+    for cell in shown:
+        detail = only_failures or cell.verdict.kind != KEPT or len(cells) == 1
+        lines += cell_lines(cell, target, width, detail=detail)
+    summary = ", ".join(f"{counts[kind]} {kind}" for kind in GRADES)
+    claimed = [c.case for c in cells if c.verdict.kind == FAIL and c.case in target.claims]
     if claimed:
-        summary += f"; broke {', '.join(claimed)}, which it claims to keep"
-    lines += [Text("  ").append_text(evidence_view(c)) for c in shown]
-    return Group(*lines, Text(summary, style="bold"))
+        summary += f"; {', '.join(claimed)} read fail, which it claims to keep"
+    lines += [(line, "bold") for line in wrapped(summary, width, 2)]
+    return lines_view(lines)
 
 
 def markdown(cells: Sequence[Cell]) -> str:
-    """The matrix as a Markdown table (what the README shows)."""
+    """The matrix as a Markdown table (what the README shows): a fail in bold, and the mode
+    that decided a case run in both modes when the two modes disagree."""
     targets, cases, by = grid(cells)
     lines = [
         "| case | " + " | ".join(f"`{t}`" for t in targets) + " |",
@@ -102,43 +172,78 @@ def markdown(cells: Sequence[Cell]) -> str:
     for case in cases:
         marks = []
         for name in targets:
-            kind = by[(name, case)].verdict.kind
-            marks.append(f"**{kind}**" if kind == BROKEN else kind)
+            cell = by[(name, case)]
+            kind = cell.verdict.kind
+            mark = f"**{kind}**" if kind == FAIL else kind
+            if cell.other is not None and cell.other.verdict.kind != kind and cell.mode:
+                mark += f" ({cell.mode})"
+            marks.append(mark)
         lines.append(f"| {case} {BY_ID[case].title} | " + " | ".join(marks) + " |")
     return "\n".join(lines)
 
 
-def exchange_json(exchange: Any) -> dict[str, Any]:
+def exchange_json(exchange: Any, shown: Any) -> dict[str, Any]:
     return {
         "number": exchange.number,
         "request": f"{exchange.method} {exchange.path}",
+        "at": round(exchange.at, 3),
         "status": exchange.status,
         "answer": exchange.answer,
         "stream": bool(isinstance(exchange.body, dict) and exchange.body.get("stream")),
         "messages": len(exchange.messages),
+        "body": shown(exchange.body),
     }
 
 
-def cell_json(cell: Cell) -> dict[str, Any]:
+def trial_json(cell: Cell) -> dict[str, Any]:
+    """One trial's record: how it ended and every request, body and all (this run's paths
+    and address hidden as {dir}, {scratch}, {url})."""
     trial = cell.trial
+    if trial is None:
+        return {"exit": None, "requests": [], "new_files": []}
+
+    def shown(value: Any) -> Any:
+        if isinstance(value, str):
+            return trial.shown(value)
+        if isinstance(value, dict):
+            return {k: shown(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [shown(v) for v in value]
+        return value
+
     return {
+        "exit": trial.exit.line(),
+        "requests": [exchange_json(e, shown) for e in trial.exchanges],
+        "new_files": list(trial.new_files),
+        "output": trial.output,
+    }
+
+
+def cell_json(cell: Cell, target: Target | None = None) -> dict[str, Any]:
+    found: dict[str, Any] = {
         "target": cell.target,
         "case": cell.case,
         "verdict": cell.verdict.kind,
         "because": cell.verdict.because,
         "evidence": list(cell.verdict.evidence),
-        "exit": trial.exit.line() if trial else None,
-        "requests": [exchange_json(e) for e in trial.exchanges] if trial else [],
-        "new_files": list(trial.new_files) if trial else [],
+        "mode": cell.mode,
+        **trial_json(cell),
     }
+    if target is not None and cell.verdict.kind == FAIL:
+        found["reproduce"] = reproduce(cell, target)
+    if cell.other is not None:
+        found["other"] = cell_json(cell.other)
+    return found
 
 
 def results_json(
     targets: Sequence[Target], cells: Sequence[Cell], isolation: str
 ) -> dict[str, Any]:
     case_ids = list(dict.fromkeys(c.case for c in cells))
+    by_name = {t.name: t for t in targets}
     return {
         "isolation": isolation,
+        "grades": list(GRADES),
         "targets": [
             {"name": t.name, "about": t.about, "versions": versions(t), "missing": t.missing()}
             for t in targets
@@ -149,8 +254,10 @@ def results_json(
                 "title": BY_ID[i].title,
                 "checks": BY_ID[i].checks,
                 "kept_when": BY_ID[i].kept_when,
+                "grade": BY_ID[i].grade,
+                "outcomes": BY_ID[i].outcomes,
             }
             for i in case_ids
         ],
-        "cells": [cell_json(c) for c in cells],
+        "cells": [cell_json(c, by_name.get(c.target)) for c in cells],
     }

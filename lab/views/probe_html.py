@@ -8,10 +8,11 @@ from collections.abc import Sequence
 from html import escape
 
 from lab.probe.bench import Cell
-from lab.probe.cases import BROKEN, BY_ID
+from lab.probe.catalogue import BY_ID
+from lab.probe.grades import FAIL
 from lab.probe.target import Target
-from lab.probe.trial import Exchange, result_text, short
-from lab.views.probe import versions
+from lab.probe.trial import Exchange, block_line
+from lab.views.probe import reproduce, versions
 
 STYLE = """
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2em; color: #222; }
@@ -19,8 +20,9 @@ h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; }
 table { border-collapse: collapse; }
 th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; vertical-align: top; }
 th { background: #f3f3f3; }
-td.kept { background: #e3f4e3; } td.broken { background: #f9d6d6; font-weight: bold; }
-td.na { background: #eee; color: #777; }
+td.kept { background: #e3f4e3; } td.fail { background: #f9d6d6; font-weight: bold; }
+td.non-strict { background: #fcefc7; } td.info { background: #e0effa; }
+td.na { background: #eee; color: #777; } td.not-reached { background: #ead7f3; font-weight: bold; }
 td a { color: inherit; }
 details { margin: .4em 0; border: 1px solid #ddd; padding: .3em .6em; }
 summary { cursor: pointer; }
@@ -28,25 +30,18 @@ summary { cursor: pointer; }
 pre { white-space: pre-wrap; background: #f7f7f7; padding: .4em; margin: .2em 0; font-size: 12px; }
 .meta { color: #666; }
 """
-CLASS = {"kept": "kept", "broken": "broken", "n/a": "na"}
+CLASS = {
+    "kept": "kept",
+    "fail": "fail",
+    "non-strict": "non-strict",
+    "info": "info",
+    "n/a": "na",
+    "not reached": "not-reached",
+}
 
 
 def anchor(target: str, case: str) -> str:
     return "cell-" + "".join(ch if ch.isalnum() else "-" for ch in f"{target}-{case}")
-
-
-def block_line(block: object) -> str:
-    if not isinstance(block, dict):
-        return short(json.dumps(block), 200)
-    kind = block.get("type")
-    if kind == "tool_use":
-        return f"tool_use {block.get('name')} {block.get('id')} {json.dumps(block.get('input'))}"
-    if kind == "tool_result":
-        flag = " is_error" if block.get("is_error") else ""
-        return f"tool_result {block.get('tool_use_id')}{flag}: {short(result_text(block), 160)}"
-    if kind == "text":
-        return f"text: {short(block.get('text', ''), 160)}"
-    return f"{kind}"
 
 
 def request_text(exchange: Exchange) -> str:
@@ -70,7 +65,7 @@ def request_text(exchange: Exchange) -> str:
 def cell_section(target: Target, cell: Cell) -> str:
     verdict = cell.verdict
     case = BY_ID.get(cell.case)
-    opened = " open" if verdict.kind == BROKEN else ""  # a reader sees the evidence of a break
+    opened = " open" if verdict.kind == FAIL else ""  # a reader sees the evidence of a fail
     parts = [
         f'<details id="{anchor(cell.target, cell.case)}"{opened}>',
         f"<summary><b>{escape(cell.case)}</b> {escape(case.title if case else '')} — "
@@ -78,16 +73,23 @@ def cell_section(target: Target, cell: Cell) -> str:
     ]
     if case:
         parts.append(f'<p class="meta">kept when {escape(case.kept_when)}</p>')
-    parts.append('<ul class="evidence">')
-    parts += [f"<li>{escape(line)}</li>" for line in verdict.evidence]
-    parts.append("</ul>")
-    if cell.trial is not None:
-        for exchange in cell.trial.exchanges:
+    parts.append(f'<pre class="evidence">{escape(chr(10).join(verdict.evidence))}</pre>')
+    if verdict.kind == FAIL:
+        parts.append(f"<p><b>reproduce:</b> <code>{escape(reproduce(cell, target))}</code></p>")
+    for shown in (cell, cell.other) if cell.other else (cell,):
+        if shown.trial is None:
+            continue
+        if shown is not cell:
+            parts.append(
+                f"<p>in {escape(shown.mode or 'the other')} mode: "
+                f"{escape(shown.verdict.kind)}: {escape(shown.verdict.because)}</p>"
+            )
+        for exchange in shown.trial.exchanges:
             parts.append(f"<p>{escape(exchange.line())}</p>")
-            parts.append(f"<pre>{escape(cell.trial.shown(request_text(exchange)))}</pre>")
-        if cell.trial.output.strip():
+            parts.append(f"<pre>{escape(shown.trial.shown(request_text(exchange)))}</pre>")
+        if shown.trial.output.strip():
             parts.append("<p>the program's last output lines:</p>")
-            parts.append(f"<pre>{escape(cell.trial.output)}</pre>")
+            parts.append(f"<pre>{escape(shown.trial.output)}</pre>")
     parts.append("</details>")
     return "\n".join(parts)
 
@@ -127,7 +129,8 @@ def report_page(targets: Sequence[Target], cells: Sequence[Cell], isolation: str
         )
     case_rows = "".join(
         f"<tr><th>{escape(c)}</th><td>{escape(BY_ID[c].title)}</td>"
-        f"<td>{escape(BY_ID[c].checks)}</td><td>{escape(BY_ID[c].kept_when)}</td></tr>"
+        f"<td>{escape(BY_ID[c].checks)}</td><td>{escape(BY_ID[c].grade)}</td>"
+        f"<td>{escape(BY_ID[c].kept_when)}</td><td>{escape(BY_ID[c].outcomes)}</td></tr>"
         for c in cases
     )
     sections = []
@@ -146,8 +149,8 @@ def report_page(targets: Sequence[Target], cells: Sequence[Cell], isolation: str
             "<h2>Targets</h2>",
             f"<ul>{''.join(about)}</ul>",
             "<h2>Cases</h2>",
-            '<table id="cases"><tr><th>case</th><th>fault</th><th>checks</th>'
-            "<th>kept when</th></tr>",
+            '<table id="cases"><tr><th>case</th><th>fault</th><th>checks</th><th>grade</th>'
+            "<th>kept when</th><th>the other outcomes</th></tr>",
             case_rows,
             "</table>",
             *sections,

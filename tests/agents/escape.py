@@ -23,4 +23,7 @@ print("interfaces:", sorted(name for _, name in socket.if_nameindex()))
 if set(os.environ) - ALLOWED or os.path.realpath(os.environ["HOME"]).startswith(os.getcwd()):
     sys.exit(4)
 client = anthropic.Anthropic(max_retries=0)
-client.messages.create(model="any", max_tokens=64, messages=[{"role": "user", "content": "hi"}])
+# The prompt, and the tool the probe's script calls: a request without it would be a side call.
+tool = {"name": "read_file", "input_schema": {"type": "object"}}
+prompt = [{"role": "user", "content": sys.argv[-1]}]
+client.messages.create(model="any", max_tokens=64, messages=prompt, tools=[tool])

@@ -7,6 +7,14 @@ trusting   decides by the declared stop_reason, and never sets is_error (the see
 split      like careful, but sends two calls back as two assistant turns, one result each
 short      like careful, but gives up after 5 model calls
 streaming  like careful, streamed; the SDK's error on unreadable tool JSON ends the program
+title      like trusting, after a first side call with no tools that quotes the prompt (a title)
+giveup     like careful, streamed; a failed model call ends the program silently with exit 0
+raising    like careful, streamed; a failed model call raises a typed AgentError (exit 1)
+partial    like careful, streamed; after a failed stream it runs the calls the stream held
+striptext  like careful, but re-sends each assistant turn without its text blocks
+rename     like careful, but re-sends an unknown tool's call under the name read_file
+eager      like careful, but asks again at once after a 429 or 529, whatever retry-after says
+textfirst  like careful, but puts a text block before the results (the API rejects it: 400)
 """
 
 import sys
@@ -25,14 +33,42 @@ TOOLS = [
         },
     }
 ]
+STREAMED = {"streaming", "giveup", "raising", "partial"}
+
+
+class AgentError(Exception):
+    """What the `raising` mode raises to its caller when the model call fails."""
 
 
 def ask(client: anthropic.Anthropic, messages: list, mode: str):
     request = {"model": "any", "max_tokens": 1024, "messages": messages, "tools": TOOLS}
-    if mode == "streaming":
-        with client.messages.stream(**request) as stream:
+    if mode not in STREAMED:
+        return client.messages.create(**request)
+    with client.messages.stream(**request) as stream:
+        try:
             return stream.get_final_message()
-    return client.messages.create(**request)
+        except anthropic.APIError:
+            if mode == "partial":  # what the stream held when it broke, run as if whole
+                return stream.current_message_snapshot
+            raise
+
+
+def asked(client: anthropic.Anthropic, messages: list, mode: str):
+    """One model call, and what this mode does when it fails."""
+    for _ in range(3):
+        try:
+            return ask(client, messages, mode)
+        except (anthropic.RateLimitError, anthropic.InternalServerError):
+            if mode != "eager":
+                raise
+        except anthropic.APIError as error:
+            if mode == "giveup":
+                print("")
+                sys.exit(0)
+            if mode == "raising":
+                raise AgentError(f"the model call failed: {type(error).__name__}") from None
+            raise
+    raise AgentError("still failing after 3 attempts")
 
 
 def result(call, careful: bool) -> dict:
@@ -42,23 +78,38 @@ def result(call, careful: bool) -> dict:
     return {**block, "is_error": not ok} if careful else block
 
 
+def resent(block, mode: str) -> dict | None:
+    """A block of the assistant turn as this mode sends it back."""
+    if mode == "striptext" and block.type == "text":
+        return None
+    if mode == "rename" and block.type == "tool_use" and block.name != "read_file":
+        return {**block.to_dict(), "name": "read_file"}
+    return block.to_dict()
+
+
 def run(prompt: str, mode: str) -> None:
     client = anthropic.Anthropic(max_retries=0)
+    if mode == "title":  # a side call: no tools, the prompt quoted
+        title = [{"role": "user", "content": f"Write a five-word title for: {prompt}"}]
+        client.messages.create(model="any", max_tokens=64, messages=title)
     messages = [{"role": "user", "content": prompt}]
     for _ in range(5 if mode == "short" else 100):
-        reply = ask(client, messages, mode)
+        reply = asked(client, messages, mode)
         calls = [b for b in reply.content if b.type == "tool_use"]
-        if mode == "trusting" and reply.stop_reason != "tool_use":
+        if mode in ("trusting", "title") and reply.stop_reason != "tool_use":
             calls = []
         if mode == "split" and len(calls) > 1:
             for call in calls:  # one assistant turn per call: the answer is rewritten
                 messages.append({"role": "assistant", "content": [call.to_dict()]})
                 messages.append({"role": "user", "content": [result(call, True)]})
             continue
-        messages.append({"role": "assistant", "content": [b.to_dict() for b in reply.content]})
+        blocks = [b for b in (resent(block, mode) for block in reply.content) if b]
+        messages.append({"role": "assistant", "content": blocks})
         if not calls:
             return
-        results = [result(call, mode != "trusting") for call in calls]
+        results = [result(call, mode not in ("trusting", "title")) for call in calls]
+        if mode == "textfirst":
+            results.insert(0, {"type": "text", "text": "Here are the results."})
         messages.append({"role": "user", "content": results})
 
 
