@@ -180,9 +180,10 @@ def cmd_probe(args: argparse.Namespace, out: Console) -> int:
     if sandbox.inside():
         sandbox.loopback_up()
         isolation = f"network namespace, interfaces: {', '.join(sandbox.interfaces())}"
-    elif (problem := sandbox.isolation_problem()) is None:
-        return sandbox.reenter_isolated(probe_argv(args))
+    elif not sandbox.reentered():  # run again: in namespaces, its leftovers ended afterwards
+        return sandbox.reenter(probe_argv(args), sandbox.isolation_problem() is None)
     else:
+        problem = sandbox.isolation_problem()
         isolation = f"none ({problem}): the targets could reach the network"
         print(f"lab probe: warning: no network isolation: {problem}", file=sys.stderr)
 

@@ -17,12 +17,12 @@ import subprocess
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lab.probe.cases import CASES, NA, Case, Verdict, judge
 from lab.probe.conversation import Conversation
 from lab.probe.recorder import Recorder
-from lab.probe.sandbox import Scratch, environment
+from lab.probe.sandbox import Scratch, environment, listing, outside_places, written_outside
 from lab.probe.target import Target
 from lab.probe.trial import Exchange, Exit, Setting, Trial, short
 from lab.probe.warm import COLD, WarmStarts, warm_module
@@ -80,19 +80,21 @@ def error_line(output: str, status: int | None) -> str:
 def run_program(
     argv: list[str], scratch: Scratch, env: dict[str, str], timeout: float
 ) -> tuple[int | None, str]:
-    """Start the program cold and run it to its end (or stop its process group at the limit)."""
-    process = subprocess.Popen(
-        argv,
-        cwd=scratch.work,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,  # its own process group, so a stop reaches its children
-    )
+    """Start the program cold and run it to its end (or stop its process group at the limit).
+    Its output goes to a file, not a pipe: a process it left running holds no pipe open."""
+    output = scratch.root / "output.txt"
+    with output.open("wb") as sink:
+        process = subprocess.Popen(
+            argv,
+            cwd=scratch.work,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, so a stop reaches its children
+        )
     try:
-        output, _ = process.communicate(timeout=timeout)
-        status: int | None = process.returncode
+        status: int | None = process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         status = None
     finally:
@@ -100,9 +102,8 @@ def run_program(
             os.killpg(process.pid, signal.SIGKILL)  # anything it left behind
         except ProcessLookupError:
             pass
-    if status is None:
-        output, _ = process.communicate()
-    return status, output.decode("utf-8", "replace")
+        process.wait()
+    return status, output.read_text(encoding="utf-8", errors="replace")
 
 
 def run_warm(
@@ -148,6 +149,8 @@ def run_trial(
         modes = {s.mode for s in stages if s.mode}
         stream = (modes.pop() == "stream") if len(modes) == 1 else None
         before = scratch.files()
+        places = outside_places()
+        outside_before = listing(places)
         with FakeServer(recorder) as server:
             env = environment(scratch, server.url, target.env, stream)
             argv = target.argv(setting.prompt, scratch.work)
@@ -155,6 +158,7 @@ def run_trial(
             status, output = ran or run_program(argv, scratch, env, timeout)
             hide = {str(scratch.work): "{dir}", str(scratch.root): "{scratch}", server.url: "{url}"}
         new_files = sorted(scratch.files() - before)
+        outside = written_outside(outside_before, listing(places))
     finally:
         scratch.remove()
 
@@ -177,8 +181,17 @@ def run_trial(
         new_files,
         tail,
         hide,
+        outside_files=outside,
     )
-    return Cell(target.name, case.id, judge(case, trial), trial)
+    return Cell(target.name, case.id, with_outside_writes(judge(case, trial), outside), trial)
+
+
+def with_outside_writes(verdict: Verdict, outside: Sequence[str]) -> Verdict:
+    """The verdict, its evidence naming what the target wrote outside its scratch folder."""
+    if not outside:
+        return verdict
+    line = f"wrote outside its scratch folder: {', '.join(outside)}"
+    return replace(verdict, evidence=(*verdict.evidence, short(line, 400)))
 
 
 def select_cases(ids: Sequence[str]) -> list[Case]:
