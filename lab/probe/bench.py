@@ -25,7 +25,7 @@ from lab.probe.recorder import Recorder
 from lab.probe.sandbox import Scratch, environment, listing, outside_places, written_outside
 from lab.probe.target import Target
 from lab.probe.trial import Exchange, Exit, Setting, Trial, short
-from lab.probe.warm import COLD, WarmStarts, warm_module
+from lab.probe.warm import COLD, WarmStarts, program_args, warm_module
 
 TIMEOUT = 60.0  # seconds a target may take for one case before it is stopped
 NOTES = "notes.txt"
@@ -116,7 +116,7 @@ def run_warm(
         return None
     output = scratch.root / "output.txt"
     try:
-        status = parent.run(argv[3:], scratch.work, env, output, timeout)
+        status = parent.run(program_args(argv), scratch.work, env, output, timeout)
     finally:
         warm.give(parent)
     if status == COLD:

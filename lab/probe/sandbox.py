@@ -79,10 +79,14 @@ def outside_places() -> list[Path]:
     """Where a target that ignores its HOME, TMPDIR and working folder would write: the temp
     folder (the host's, not the run folder), the probe's working folder, the user's home folder
     and its dot-folders (~/.cache, ~/.config, ...). Listed, not traced: cheap, and it sees a
-    new file or a rewritten one at the top of each place, not deeper."""
+    new file or a rewritten one at the top of each place, not deeper. Only under `lab probe`
+    (re-entered): a probe run in process (a test, a notebook) shares these places with whatever
+    else runs there, so it watches nothing."""
     run = os.environ.get(RUN_MARK)
+    if run is None:
+        return []
     homes = {Path.home(), Path(pwd.getpwuid(os.getuid()).pw_dir)}
-    places = [Path(run).parent if run else Path(tempfile.gettempdir()), Path.cwd(), *homes]
+    places = [Path(run).parent, Path.cwd(), *homes]
     places += [d for home in homes for d in sorted(home.glob(".*")) if d.is_dir()]
     return list(dict.fromkeys(p.resolve() for p in places))
 
