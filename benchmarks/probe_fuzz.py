@@ -5,8 +5,7 @@ tests/agents/hand_loop.py as a `--cmd` script in its `careful` mode (it keeps th
 all N examples run) and in its `trusting` mode (it trusts the declared stop_reason and never sets
 is_error: hypothesis finds a breaker and shrinks it), and lab-course (`python -m`, warm).
 Printed per target: examples run, seconds, examples per second, and the smallest breaker's
-size (answers, blocks). The machine's load changes the figures: run it
-twice and compare.
+size (answers, blocks). The machine's load changes the figures: run it twice and compare.
 
 Run it as:  python benchmarks/probe_fuzz.py [--examples N]
 """
