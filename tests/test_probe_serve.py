@@ -156,7 +156,7 @@ def start(*args: str, cwd: Path) -> tuple[subprocess.Popen, list[str]]:
     intro = [process.stdout.readline().rstrip("\n") for _ in range(2)]
     while (line := process.stdout.readline().rstrip("\n")).startswith("# "):
         intro.append(line)
-        if "a fault is played" in line:
+        if "faults are played" in line:
             break
     return process, intro
 
@@ -222,9 +222,7 @@ def first_answers(lines: list[str]) -> list[str]:
 
 def test_replay_plays_the_fault_to_a_second_run_and_grades_each_run(tmp_path: Path):
     process, intro = start("P1", "--replay", cwd=tmp_path)
-    assert "# a fault is played to the first request at its stage, in every run (--replay)" in (
-        intro
-    )
+    assert "# the script's faults are played in every run (--replay)" in intro
     write_canary(intro, tmp_path)
     assert by_hand(intro[:2], "careful", tmp_path) == 0
     assert by_hand(intro[:2], "careful", tmp_path) == 0
@@ -242,9 +240,7 @@ def test_replay_plays_the_fault_to_a_second_run_and_grades_each_run(tmp_path: Pa
 
 def test_without_replay_a_second_run_gets_the_healthy_answer_and_is_told_so(tmp_path: Path):
     process, intro = start("P1", "--until-done", "--idle", "1", cwd=tmp_path)
-    assert "# a fault is played to the first request at its stage, in the first run only" in (
-        " ".join(intro)
-    )
+    assert "# the script's faults are played in the first run only" in " ".join(intro)
     write_canary(intro, tmp_path)
     by_hand(intro[:2], "careful", tmp_path)
     # --until-done stopped after the first run: a second server for the second run

@@ -112,7 +112,7 @@ def add_parsers(sub: Any) -> None:
         "none: answer every request with a short text",
     )
     serve.add_argument("--port", type=port_number, default=0, help="port (default: any free one)")
-    serve.add_argument("--json", action="store_true", help="after the first line, JSON lines")
+    serve.add_argument("--json", action="store_true", help="after the two export lines, JSON lines")
     serve.add_argument(
         "--call", metavar="TOOL=JSON", help=f"for a probe case: the call (default {DEFAULT_CALL})"
     )

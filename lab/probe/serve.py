@@ -351,7 +351,7 @@ def intro_lines(served: Served, url: str) -> list[str]:
         when = (
             "in every run (--replay)" if replay else "in the first run only (--replay: every run)"
         )
-        lines.append(f"# a fault is played to the first request at its stage, {when}")
+        lines.append(f"# the script's faults are played {when}")
     return lines
 
 
