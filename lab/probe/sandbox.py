@@ -9,8 +9,11 @@ is the namespace's first process: when it ends, however it ends, the kernel kill
 left in the namespace — grandchildren in sessions of their own, double forks and warm parents
 included. Without namespaces, the re-entered probe's parent is a child subreaper instead: every
 orphan is re-parented to it, and it kills them all when the probe ends (`end_descendants`).
-Either way the probe's scratch folders all lie in one run folder, which the parent removes after
-the probe ended — normally, by an error, or by Ctrl-C (`reenter`).
+Either way every scratch folder of the run is named for it (`lab-probe-PID-...`, PID the
+parent's), and the parent removes them all after the probe ended — normally, by an error, or by
+Ctrl-C (`reenter`). They sit in the temp folder itself, not in a folder of their own: a deeper
+path would push a target's Unix socket paths past their 108-byte limit (Claude Code then falls
+back to /tmp).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from pathlib import Path
 
 FAKE_KEY = "sk-lab-probe-not-a-real-key"
 ISOLATED_MARK = "LAB_PROBE_ISOLATED"  # set inside the namespace, so the probe re-enters it once
-RUN_MARK = "LAB_PROBE_RUN"  # the run folder that holds every scratch folder of one probe
+RUN_MARK = "LAB_PROBE_RUN"  # the name every scratch folder of one probe run starts with
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,8 @@ class Scratch:
 
     @classmethod
     def create(cls, files: Mapping[str, str]) -> Scratch:
-        scratch = cls(Path(tempfile.mkdtemp(prefix="lab-probe-")).resolve())
+        prefix = os.environ.get(RUN_MARK, "lab-probe-")
+        scratch = cls(Path(tempfile.mkdtemp(prefix=prefix)).resolve())
         for folder in (scratch.work, scratch.home, scratch.tmp):
             folder.mkdir()
         for name, text in files.items():
@@ -77,16 +81,15 @@ class Scratch:
 # ---------------------------------------------------------------- writes outside the scratch folder
 def outside_places() -> list[Path]:
     """Where a target that ignores its HOME, TMPDIR and working folder would write: the temp
-    folder (the host's, not the run folder), the probe's working folder, the user's home folder
+    folder, the probe's working folder, the user's home folder
     and its dot-folders (~/.cache, ~/.config, ...). Listed, not traced: cheap, and it sees a
     new file or a rewritten one at the top of each place, not deeper. Only under `lab probe`
     (re-entered): a probe run in process (a test, a notebook) shares these places with whatever
     else runs there, so it watches nothing."""
-    run = os.environ.get(RUN_MARK)
-    if run is None:
+    if RUN_MARK not in os.environ:
         return []
     homes = {Path.home(), Path(pwd.getpwuid(os.getuid()).pw_dir)}
-    places = [Path(run).parent, Path.cwd(), *homes]
+    places = [Path(tempfile.gettempdir()), Path.cwd(), *homes]
     places += [d for home in homes for d in sorted(home.glob(".*")) if d.is_dir()]
     return list(dict.fromkeys(p.resolve() for p in places))
 
@@ -176,10 +179,10 @@ def reentered() -> bool:
 
 def reenter(argv: list[str], isolated: bool) -> int:
     """Run `python -m lab ARGV` again — inside fresh namespaces when `isolated` — with its temp
-    folder a run folder of its own; wait for it, then end whatever it left running and remove
-    the run folder. Ctrl-C (or SIGTERM) ends it all at once and raises KeyboardInterrupt."""
-    run = tempfile.mkdtemp(prefix="lab-probe-run-")
-    env = {**os.environ, RUN_MARK: run, "TMPDIR": run}
+    scratch folders named for this run; wait for it, then end whatever it left running and
+    remove those folders. Ctrl-C (or SIGTERM) ends it all at once and raises KeyboardInterrupt."""
+    prefix = f"lab-probe-{os.getpid()}-"  # unique among the runs alive now
+    env = {**os.environ, RUN_MARK: prefix}
     command = [sys.executable, "-m", "lab", *argv]
     if isolated:
         unshare = shutil.which("unshare")
@@ -198,7 +201,8 @@ def reenter(argv: list[str], isolated: bool) -> int:
     finally:
         signal.signal(signal.SIGTERM, previous)
         end_descendants()
-        shutil.rmtree(run, ignore_errors=True)
+        for folder in Path(tempfile.gettempdir()).glob(f"{prefix}*"):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def stop_on_sigterm(signum: int, frame: object) -> None:
