@@ -14,6 +14,7 @@ import uuid
 from pathlib import Path
 
 import psutil
+import pytest
 
 AGENTS = Path(__file__).parent / "agents"
 
@@ -58,13 +59,18 @@ def test_a_grandchild_and_scratch_folders_are_gone_and_an_outside_write_is_repor
         assert f"wrote outside its scratch folder: {outside}" in cell["evidence"], cell
 
 
-def test_ctrl_c_mid_probe_ends_every_process_and_removes_every_scratch_folder(tmp_path):
+@pytest.mark.parametrize(
+    ("extra", "running"), [(["--jobs", "2"], 2), (["--fuzz", "5"], 1)], ids=["cases", "fuzz"]
+)
+def test_ctrl_c_mid_probe_ends_every_process_and_removes_every_scratch_folder(
+    tmp_path, extra, running
+):
     temp = tmp_path / "temp"
     temp.mkdir()
     marker = f"lab-leftover-{uuid.uuid4().hex}"
     outside = temp / f"outside-{marker}.txt"
     process = subprocess.Popen(
-        probe_command(marker, outside, "--jobs", "2", pause=60),
+        probe_command(marker, outside, *extra, pause=60),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, "TMPDIR": str(temp)},
@@ -72,9 +78,9 @@ def test_ctrl_c_mid_probe_ends_every_process_and_removes_every_scratch_folder(tm
         start_new_session=True,  # a group of its own, as a terminal runs a command
     )
     deadline = time.monotonic() + 120
-    while len(with_marker(marker)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.1)  # both running trials started their grandchild: the probe is busy
-    assert len(with_marker(marker)) == 2, "the probe never got going"
+    while len(with_marker(marker)) < running and time.monotonic() < deadline:
+        time.sleep(0.1)  # each running trial started its grandchild: the probe is busy
+    assert len(with_marker(marker)) == running, "the probe never got going"
     os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C sends
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130
