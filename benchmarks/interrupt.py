@@ -3,8 +3,10 @@
 Each command starts in its own process group from an empty temp folder, as a terminal runs
 it; once it is busy (its first output line, or its worker processes, or a pause), the whole
 group gets SIGINT, as Ctrl-C sends it. Reported per command: the seconds from the signal to
-the exit, the exit code (130 expected), whether stderr held a traceback, and the worker
-processes still alive afterwards. The target is 1 s on 2 cores.
+the exit, the exit code (130 expected), whether stderr held a traceback, the processes it
+started (children and their children, at the signal) still alive afterwards, and the folders it
+left in its temp folder (TMPDIR, one of its own: `lab probe` leaves no scratch folder). The
+target is 1 s on 2 cores.
 
 Run it as:  python benchmarks/interrupt.py [--rounds R]
 """
@@ -29,12 +31,17 @@ COMMANDS = [
     ("lab show D17", ["show", "D17"], 0.8),
     ("lab matrix", ["matrix", "--jobs", "2"], "workers"),
     ("lab hunt", ["hunt", "pair_protection", "--examples", "100000"], 2.0),
+    ("lab probe", ["probe", "lab-reference", "--jobs", "2"], "workers"),
 ]
 
 
 def children(pid: int) -> list[int]:
-    """The live (not zombie) child processes of `pid`."""
-    return [child.pid for child in psutil.Process(pid).children() if alive(child.pid)]
+    """The live (not zombie) processes `pid` started: its children and theirs."""
+    try:
+        started = psutil.Process(pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+    return [child.pid for child in started if alive(child.pid)]
 
 
 def alive(pid: int) -> bool:
@@ -44,10 +51,13 @@ def alive(pid: int) -> bool:
         return False
 
 
-def one(arguments: list[str], busy: str | float, cwd: str) -> tuple[float, int, bool, int]:
+def one(
+    arguments: list[str], busy: str | float, cwd: str, temp: str
+) -> tuple[float, int, bool, int]:
     process = subprocess.Popen(
         [sys.executable, "-m", "lab", *arguments],
         cwd=cwd,
+        env={**os.environ, "TMPDIR": temp},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
@@ -79,10 +89,13 @@ def main() -> int:
     for label, arguments, busy in COMMANDS:
         results = []
         for _ in range(rounds):
-            with tempfile.TemporaryDirectory() as cwd:
-                results.append(one(arguments, busy, cwd))
+            with tempfile.TemporaryDirectory() as cwd, tempfile.TemporaryDirectory() as temp:
+                results.append(one(arguments, busy, cwd, temp))
                 if os.listdir(cwd):
                     print(f"{label}: wrote into its working folder: {os.listdir(cwd)}")
+                    missed += 1
+                if os.listdir(temp):
+                    print(f"{label}: left in its temp folder: {os.listdir(temp)}")
                     missed += 1
         seconds = [r[0] for r in results]
         codes = sorted({r[1] for r in results})

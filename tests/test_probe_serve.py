@@ -4,6 +4,8 @@ at the end; and the script files --fuzz prints are what it serves."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -14,21 +16,28 @@ import pytest
 
 from lab.probe.fuzz import source, steps
 from lab.probe.serve import ServeError, resolve
+from lab.probe.target import READ_NOTES
 
 LAB = [sys.executable, "-m", "lab", "serve"]
+HAND_LOOP = Path(__file__).parent / "agents" / "hand_loop.py"
 
 
-def serve(*args: str, client=None) -> tuple[list[str], int]:
+def serve(*args: str, client=None, cwd=None) -> tuple[list[str], int]:
     """Start `lab serve ARGS --until-done`, run `client(base_url)`, return its lines and status."""
     process = subprocess.Popen(
-        [*LAB, *args, "--until-done"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        [*LAB, *args, "--until-done"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=cwd,
     )
-    first = process.stdout.readline().strip()
-    assert first.startswith("ANTHROPIC_BASE_URL=http://127.0.0.1:")
+    first, second = process.stdout.readline().strip(), process.stdout.readline().strip()
+    assert first.startswith("export ANTHROPIC_BASE_URL=http://127.0.0.1:")
+    assert second == "export ANTHROPIC_API_KEY=sk-lab-probe-not-a-real-key"
     if client is not None:
         client(first.split("=", 1)[1])
     process.wait(timeout=60)
-    return [first, *process.stdout.read().splitlines()], process.returncode
+    return [first, second, *process.stdout.read().splitlines()], process.returncode
 
 
 def read_notes_twice(url: str) -> None:
@@ -48,13 +57,27 @@ def two_requests(client: anthropic.Anthropic) -> None:
     client.messages.create(model="m", max_tokens=64, messages=messages, tools=tools)
 
 
+def requests(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("#") and not line.startswith("# ")]
+
+
 def test_serving_a_probe_case_logs_each_request_and_the_verdict():
     lines, status = serve("P1", client=read_notes_twice)
-    assert status == 0
-    assert lines[2].startswith("#1 POST /v1/messages → 200 stage 0, attempt 1, json → fault: ")
-    assert "[declared end_turn]" in lines[2]
-    assert lines[3].startswith("#2 POST /v1/messages → 200 stage 1, attempt 1, json → answer")
-    assert lines[4] == "verdict: 2 request(s); script consumed: yes; rejections: 0; faults: 1"
+    logged = requests(lines)
+    assert logged[0].startswith("#1 POST /v1/messages → 200 stage 0, attempt 1, json → fault: ")
+    assert "[declared end_turn]" in logged[0]
+    assert logged[1].startswith("#2 POST /v1/messages → 200 stage 1, attempt 1, json → answer")
+    assert "verdict: 2 request(s); script consumed: yes; rejections: 0; faults: 1" in lines
+    # This client answers the call without reading notes.txt: the canary never came back.
+    assert graded(lines, "P1") not in ("kept", "n/a")
+    assert any(line.startswith("canary: never came back") for line in lines)
+    assert status == 1
+
+
+def graded(lines: list[str], case: str) -> str:
+    """The grade on the case's verdict line (`P1 kept: ...`)."""
+    (line,) = [line for line in lines if line.startswith(f"{case} ") and ": " in line]
+    return line[len(case) + 1 : line.index(":")]
 
 
 def test_a_rejected_request_is_logged_with_the_fakes_exact_400_and_fails_the_run():
@@ -71,7 +94,7 @@ def test_a_rejected_request_is_logged_with_the_fakes_exact_400_and_fails_the_run
             client.messages.create(model="m", max_tokens=64, messages=messages[:1])
 
     lines, status = serve("--json", client=unanswered)
-    events = [json.loads(line) for line in lines[1:]]
+    events = [json.loads(line) for line in lines[2:]]
     assert events[0]["status"] == 400
     assert "`tool_use` ids were found without `tool_result` blocks" in events[0]["answer"]
     assert events[-1]["verdict"]["rejections"]
@@ -81,7 +104,7 @@ def test_a_rejected_request_is_logged_with_the_fakes_exact_400_and_fails_the_run
 def test_serving_an_experiment_plays_its_script_in_order():
     served = resolve("D1", None)
     assert "experiment D1" in served.note
-    assert served.responder.model.remaining == 3
+    assert served.responder.current.model.remaining == 3
 
 
 def test_a_port_that_is_taken_is_a_usage_error():
@@ -109,8 +132,135 @@ def test_a_fuzz_found_script_is_a_file_lab_serve_plays(tmp_path: Path):
     path = tmp_path / "found.py"
     path.write_text(source(generated, call, "found by a test"))
     served = resolve(str(path), None)
-    stages = served.responder.stages
+    stages = served.responder.current.stages
     assert len(stages) == len(steps(generated, call)) - 1  # the 529 rides on its turn
     assert stages[0].fault.status == 529
     assert stages[0].answer.declared == "end_turn"
     assert [b["name"] for b in stages[0].answer.blocks] == ["read_file", "lab_probe_no_such_tool"]
+
+
+# ---------------------------------------------------------------- by hand, as the README says
+def by_hand(exports: list[str], mode: str, cwd: Path) -> int:
+    """Paste the two export lines into a shell that has no ANTHROPIC_ variable, then run a
+    hand-written harness there: it must find both (the SDK refuses to start without a key)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    script = "\n".join([*exports, f'"{sys.executable}" "{HAND_LOOP}" --mode {mode} hi'])
+    return subprocess.run(["bash", "-c", script], cwd=cwd, env=env, timeout=60).returncode
+
+
+def start(*args: str, cwd: Path) -> tuple[subprocess.Popen, list[str]]:
+    """`lab serve ARGS` and its lines up to the first request (the exports and the notes)."""
+    process = subprocess.Popen(
+        [*LAB, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd
+    )
+    intro = [process.stdout.readline().rstrip("\n") for _ in range(2)]
+    while (line := process.stdout.readline().rstrip("\n")).startswith("# "):
+        intro.append(line)
+        if "faults are played" in line:
+            break
+    return process, intro
+
+
+def write_canary(intro: list[str], folder: Path) -> None:
+    """Do what the printed line says: `echo CANARY > notes.txt` in the harness's folder."""
+    (line,) = [line for line in intro if line.startswith("# notes.txt")]
+    canary = line.split("echo ", 1)[1].split(" > ")[0]
+    (folder / "notes.txt").write_text(canary + "\n")
+
+
+def test_by_hand_the_exports_start_a_harness_and_its_graded_verdict_says_the_canary_came_back(
+    tmp_path: Path,
+):
+    process, intro = start("P1", "--until-done", cwd=tmp_path)
+    assert "# rule: kept when the call runs: its canary comes back in its tool_result" in intro
+    write_canary(intro, tmp_path)
+    assert by_hand(intro[:2], "careful", tmp_path) == 0
+    out, _ = process.communicate(timeout=60)
+    lines = out.splitlines()
+    assert graded(lines, "P1") == "kept"
+    assert "  request #2 answers toolu_p1_01: is_error=false, canary seen" in lines
+    assert "canary: came back (request #2)" in lines
+    assert process.returncode == 0
+
+
+def test_a_harness_that_trusts_the_declared_stop_reason_is_graded_as_lab_probe_grades_it(
+    tmp_path: Path,
+):
+    from lab.probe.bench import probe
+    from lab.probe.cases import BY_ID
+    from lab.probe.targets import command_target
+
+    process, intro = start("P1", "--until-done", "--idle", "1", cwd=tmp_path)
+    write_canary(intro, tmp_path)
+    by_hand(intro[:2], "trusting", tmp_path)
+    out, _ = process.communicate(timeout=60)
+    lines = out.splitlines()
+    target = command_target(f"{sys.executable} {HAND_LOOP} --mode trusting", READ_NOTES)
+    (cell,) = probe([target], [BY_ID["P1"]], cold=True)
+    assert graded(lines, "P1") == cell.verdict.kind != "kept"
+    assert f"P1 {cell.verdict.kind}: {cell.verdict.because}" in lines
+    assert any(line.startswith("canary: never came back") for line in lines)
+    assert process.returncode == 1
+
+
+def test_until_done_stops_after_the_idle_time_when_the_harness_stops_early(tmp_path: Path):
+    process, intro = start("P12", "--until-done", "--idle", "1", cwd=tmp_path)
+    write_canary(intro, tmp_path)
+    by_hand(intro[:2], "short", tmp_path)  # gives up after 5 of P12's 20 answers
+    out, _ = process.communicate(timeout=60)  # without the idle time: waits forever
+    lines = out.splitlines()
+    assert "# no request for 1 s: stopping (--idle)" in lines
+    assert "verdict: 5 request(s); script consumed: no; rejections: 0; faults: 0" in lines
+    assert graded(lines, "P12") != "kept"
+    assert process.returncode == 1
+
+
+def first_answers(lines: list[str]) -> list[str]:
+    """What each run's first request got: fault or answer."""
+    return [line.split(" → ")[-1].split(":")[0] for line in requests(lines) if "stage 0" in line]
+
+
+def test_replay_plays_the_fault_to_a_second_run_and_grades_each_run(tmp_path: Path):
+    process, intro = start("P1", "--replay", cwd=tmp_path)
+    assert "# the script's faults are played in every run (--replay)" in intro
+    write_canary(intro, tmp_path)
+    assert by_hand(intro[:2], "careful", tmp_path) == 0
+    assert by_hand(intro[:2], "careful", tmp_path) == 0
+    process.send_signal(signal.SIGINT)  # the end of the last run
+    out, _ = process.communicate(timeout=60)
+    lines = out.splitlines()
+    assert first_answers(lines) == ["fault", "fault"]
+    assert [line for line in lines if line.startswith("run ")] == ["run 1:", "run 2:"]
+    assert [line for line in lines if line.startswith("P1 ")] == [
+        "P1 kept: the call declared end_turn ran",
+        "P1 kept: the call declared end_turn ran",
+    ]
+    assert "canary: came back (request #4)" in lines  # the second run's, numbered on
+
+
+def test_without_replay_a_second_run_gets_the_healthy_answer_and_is_told_so(tmp_path: Path):
+    process, intro = start("P1", "--until-done", "--idle", "1", cwd=tmp_path)
+    assert "# the script's faults are played in the first run only" in " ".join(intro)
+    write_canary(intro, tmp_path)
+    by_hand(intro[:2], "careful", tmp_path)
+    # --until-done stopped after the first run: a second server for the second run
+    process.communicate(timeout=60)
+    process, intro = start("P1", cwd=tmp_path)
+    by_hand(intro[:2], "careful", tmp_path)
+    by_hand(intro[:2], "careful", tmp_path)
+    process.send_signal(signal.SIGINT)
+    out, _ = process.communicate(timeout=60)
+    lines = out.splitlines()
+    assert first_answers(lines) == ["fault", "answer"]
+    assert any(line.startswith("# a new conversation after the script's end") for line in lines)
+
+
+def test_ctrl_c_prints_the_graded_verdict(tmp_path: Path):
+    process, intro = start("P1", cwd=tmp_path)
+    write_canary(intro, tmp_path)
+    by_hand(intro[:2], "careful", tmp_path)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert "P1 kept: the call declared end_turn ran" in out.splitlines()
+    assert "Traceback" not in err
+    assert process.returncode == 0

@@ -118,9 +118,11 @@ def add_parsers(sub: Any) -> None:
     serve = sub.add_parser(
         "serve",
         help="serve an experiment's or a probe case's script on 127.0.0.1",
-        description="Serve the fake Messages API on 127.0.0.1. The first line printed is "
-        "ANTHROPIC_BASE_URL=...; every request is logged with the fake's verdict; the run's "
-        "verdict is printed when the server stops (Ctrl-C, or --until-done).",
+        description="Serve the fake Messages API on 127.0.0.1. The first two lines printed are "
+        "`export ANTHROPIC_BASE_URL=...` and `export ANTHROPIC_API_KEY=...`, to paste into the "
+        "harness's shell; every request is logged with the fake's verdict; the run's verdict "
+        "(for a probe case: graded, with its evidence and whether the canary came back) is "
+        "printed when the server stops (Ctrl-C, or --until-done).",
     )
     serve.add_argument(
         "id",
@@ -130,14 +132,29 @@ def add_parsers(sub: Any) -> None:
         "none: answer every request with a short text",
     )
     serve.add_argument("--port", type=port_number, default=0, help="port (default: any free one)")
-    serve.add_argument("--json", action="store_true", help="after the first line, JSON lines")
+    serve.add_argument("--json", action="store_true", help="after the two export lines, JSON lines")
     serve.add_argument(
         "--call", metavar="TOOL=JSON", help=f"for a probe case: the call (default {DEFAULT_CALL})"
     )
     serve.add_argument(
         "--until-done",
         action="store_true",
-        help="stop once the whole script has been answered and the harness hung up",
+        help="stop once the whole script has been answered and the harness hung up, or "
+        "when the harness went quiet (--idle)",
+    )
+    serve.add_argument(
+        "--idle",
+        type=at_least_one,
+        default=30,
+        metavar="S",
+        help="with --until-done: stop when S seconds pass without a request, once one came "
+        "(default 30)",
+    )
+    serve.add_argument(
+        "--replay",
+        action="store_true",
+        help="once the script was answered to its end, play it from the top (its fault "
+        "again) to the next conversation, with a verdict per run",
     )
 
 
@@ -214,9 +231,10 @@ def cmd_probe(args: argparse.Namespace, out: Console) -> int:
     if sandbox.inside():
         sandbox.loopback_up()
         isolation = f"network namespace, interfaces: {', '.join(sandbox.interfaces())}"
-    elif (problem := sandbox.isolation_problem()) is None:
-        return sandbox.reenter_isolated(probe_argv(args))
+    elif not sandbox.reentered():  # run again: in namespaces, its leftovers ended afterwards
+        return sandbox.reenter(probe_argv(args), sandbox.isolation_problem() is None)
     else:
+        problem = sandbox.isolation_problem()
         isolation = f"none ({problem}): the targets could reach the network"
         print(f"lab probe: warning: no network isolation: {problem}", file=sys.stderr)
 
@@ -282,7 +300,9 @@ def cmd_serve(args: argparse.Namespace, out: Console) -> int:
     from lab.probe.serve import ServeError, serve_command
 
     try:
-        return serve_command(args.id, args.port, args.json, args.call, args.until_done)
+        return serve_command(
+            args.id, args.port, args.json, args.call, args.until_done, args.replay, args.idle
+        )
     except ServeError as error:
         raise usage_error(str(error)) from None
 

@@ -26,10 +26,10 @@ from lab.probe.catalogue import CASES
 from lab.probe.conversation import Conversation
 from lab.probe.grades import NA, worse
 from lab.probe.recorder import Recorder
-from lab.probe.sandbox import Scratch, environment
+from lab.probe.sandbox import Scratch, environment, listing, outside_places, written_outside
 from lab.probe.target import Target
 from lab.probe.trial import Exit, Setting, Trial, short
-from lab.probe.warm import COLD, WarmStarts, warm_module
+from lab.probe.warm import COLD, WarmStarts, program_args, warm_module
 
 TIMEOUT = 60.0  # seconds a target may take for one case before it is stopped
 NOTES = "notes.txt"
@@ -105,22 +105,24 @@ def error_line(output: str, status: int | None) -> str:
 def run_program(
     argv: list[str], scratch: Scratch, env: dict[str, str], timeout: float
 ) -> tuple[int | None, str]:
-    """Start the program cold and run it to its end (or stop its process group at the limit)."""
+    """Start the program cold and run it to its end (or stop its process group at the limit).
+    Its output goes to a file, not a pipe: a process it left running holds no pipe open."""
+    output = scratch.root / "output.txt"
+    with output.open("wb") as sink:
+        try:
+            process = subprocess.Popen(
+                argv,
+                cwd=scratch.work,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group: a stop reaches its children
+            )
+        except OSError as error:  # no such program, not executable: it never reached the model
+            return 127, f"{argv[0]}: {error.strerror or error}"
     try:
-        process = subprocess.Popen(
-            argv,
-            cwd=scratch.work,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group, so a stop reaches its children
-        )
-    except OSError as error:  # no such program, not executable: it never reached the model
-        return 127, f"{argv[0]}: {error.strerror or error}"
-    try:
-        output, _ = process.communicate(timeout=timeout)
-        status: int | None = process.returncode
+        status: int | None = process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         status = None
     finally:
@@ -128,9 +130,8 @@ def run_program(
             os.killpg(process.pid, signal.SIGKILL)  # anything it left behind
         except ProcessLookupError:
             pass
-    if status is None:
-        output, _ = process.communicate()
-    return status, output.decode("utf-8", "replace")
+        process.wait()
+    return status, output.read_text(encoding="utf-8", errors="replace")
 
 
 def run_warm(
@@ -143,7 +144,7 @@ def run_warm(
         return None
     output = scratch.root / "output.txt"
     try:
-        status = parent.run(argv[3:], scratch.work, env, output, timeout)
+        status = parent.run(program_args(argv), scratch.work, env, output, timeout)
     finally:
         warm.give(parent)
     if status == COLD:
@@ -191,6 +192,8 @@ def run_trial(
         if stream is None and len(modes) == 1:
             stream = modes.pop() == "stream"
         before = scratch.files()
+        places = outside_places()
+        outside_before = listing(places)
         with FakeServer(recorder) as server:
             env = environment(scratch, server.url, target.env, stream)
             argv = target.argv(setting.prompt, scratch.work)
@@ -198,6 +201,7 @@ def run_trial(
             status, output = ran or run_program(argv, scratch, env, timeout)
             hide = {str(scratch.work): "{dir}", str(scratch.root): "{scratch}", server.url: "{url}"}
         new_files = sorted(scratch.files() - before)
+        outside = written_outside(outside_before, listing(places))
     finally:
         scratch.remove()
 
@@ -217,8 +221,9 @@ def run_trial(
         new_files,
         tail,
         hide,
+        outside_files=outside,
     )
-    verdict = judge(case, trial)
+    verdict = with_outside_writes(judge(case, trial), outside)
     mode = asked_mode(trial)
     shown_argv = tuple(clean(word) for word in argv)
     return Cell(target.name, case.id, verdict, trial, mode, None, shown_argv, stream)
@@ -250,6 +255,14 @@ def the_worse(cells: Sequence[Cell]) -> Cell:
         note = f"in {other.mode or 'the other'} mode: {also.kind}: {also.because}"
     verdict = Verdict(said.kind, said.because, (*said.evidence, note))
     return replace(decided, verdict=verdict, other=other)
+
+
+def with_outside_writes(verdict: Verdict, outside: Sequence[str]) -> Verdict:
+    """The verdict, its evidence naming what the target wrote outside its scratch folder."""
+    if not outside:
+        return verdict
+    line = f"wrote outside its scratch folder: {', '.join(outside)}"
+    return replace(verdict, evidence=(*verdict.evidence, short(line, 400)))
 
 
 def select_cases(ids: Sequence[str]) -> list[Case]:

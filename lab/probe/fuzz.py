@@ -4,13 +4,17 @@ Hypothesis draws N scripts of one to four answers, each answer one to three bloc
 harmless call, an unknown tool, a schema-invalid input, text — with a declared stop_reason that
 may disagree with the blocks, sometimes after a 529. Each script runs as a trial (the target as a
 program, over loopback) and is judged by the wire invariants of lab/probe/wire.py. Hypothesis
-then shrinks the first breaker (at most N more trials), and the smallest is printed as a script
-file that `lab serve FILE` plays to any harness.
+then shrinks the first breaker (at most SHRINKS more trials, however long they take), and the
+smallest is printed as a script file that `lab serve FILE` plays to any harness. Progress —
+examples run, the smallest breaker so far — goes to stderr while it works.
 """
 
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +26,7 @@ if TYPE_CHECKING:
 
 BLOCKS = ("call", "unknown", "invalid", "text")
 DECLARED = (None, "end_turn", "tool_use")  # None: what the blocks imply
+SHRINKS = 100  # trials the shrinker may run after the first breaker (hypothesis needs ~10-50)
 
 # A generated script: answers, each (block kinds, declared stop_reason, a 529 first?).
 Answer = tuple[tuple[str, ...], str | None, bool]
@@ -78,7 +83,7 @@ def source(generated: tuple[Answer, ...], call: tuple[str, dict], header: str) -
         [
             f'"""{header}',
             "",
-            "Serve it, then point the harness at the printed ANTHROPIC_BASE_URL:",
+            "Serve it, then paste the two export lines it prints into the harness's shell:",
             "    lab serve THIS_FILE.py",
             '"""',
             "",
@@ -99,38 +104,76 @@ def size(generated: tuple[Answer, ...]) -> tuple[int, int]:
 @dataclass
 class Found:
     generated: tuple[Answer, ...]
-    problems: list[tuple[str, str]]
+    problems: list[tuple[str, str]]  # (invariant, why)
+
+
+Progress = Callable[[int, "Found | None"], None]  # (trials run, the smallest breaker so far)
+Problems = list[tuple[str, str]]  # (invariant, why) for each wire invariant a trial broke
+
+
+def problems_of(
+    generated: tuple[Answer, ...], target: Target, timeout: float, warm: Any
+) -> Problems:
+    """Run a generated script as one trial of `target`; the wire invariants it broke."""
+    from lab.probe.bench import run_trial
+    from lab.probe.conversation import stages_from_script
+    from lab.probe.wire import WireRun, wire_problems
+
+    case = Case(
+        id="F",
+        title="a generated script",
+        checks="the wire invariants",
+        kept_when="no wire invariant breaks",
+        stages=lambda setting: stages_from_script(steps(generated, setting.call)),
+        judge=lambda trial: Verdict("n/a", ""),
+    )
+    trial = run_trial(target, case, timeout=timeout, warm=warm).trial
+    return wire_problems(WireRun.from_trial(trial)) if trial else []
+
+
+@contextmanager
+def shrinking_by_trials() -> Iterator[None]:
+    """Let the trial budget, not the clock, end the shrinking. Hypothesis stops shrinking after
+    five minutes (engine.MAX_SHRINKING_SECONDS, patchable for this purpose): fine in process,
+    where a call takes microseconds, but a trial here takes seconds, so the search stopped
+    half-way (a three-call breaker where the same search in process reaches one)."""
+    from hypothesis.internal.conjecture import engine
+
+    saved = engine.MAX_SHRINKING_SECONDS
+    engine.MAX_SHRINKING_SECONDS = 10**9
+    try:
+        yield
+    finally:
+        engine.MAX_SHRINKING_SECONDS = saved
 
 
 def fuzz(
-    target: Target, examples: int, timeout: float, cold: bool = False
+    target: Target,
+    examples: int,
+    timeout: float,
+    cold: bool = False,
+    on_trial: Progress | None = None,
 ) -> tuple[Found | None, int]:
     """The smallest generated script that breaks a wire invariant (None), and trials run."""
     from hypothesis import HealthCheck, Phase, find, settings
     from hypothesis.errors import NoSuchExample
 
-    from lab.probe.bench import run_trial, warm_starts
-    from lab.probe.conversation import stages_from_script
-    from lab.probe.wire import WireRun, wire_problems
+    from lab.probe.bench import warm_starts
 
-    seen: dict[tuple[Answer, ...], list[tuple[str, str]]] = {}
-    budget = 2 * examples  # generation, then as many trials again for shrinking
+    seen: dict[tuple[Answer, ...], Problems] = {}
+    best: Found | None = None
+    budget = examples + SHRINKS  # generation, then the shrinker's trials
 
     def breaks(generated: tuple[Answer, ...]) -> bool:
+        nonlocal best
         if generated not in seen:
             if len(seen) >= budget:
                 return False  # out of trials: what was found stands
-            case = Case(
-                id="F",
-                title="a generated script",
-                checks="the wire invariants",
-                kept_when="no wire invariant breaks",
-                stages=lambda setting: stages_from_script(steps(generated, setting.call)),
-                judge=lambda trial: Verdict("n/a", ""),
-            )
-            cell = run_trial(target, case, timeout=timeout, warm=warm)
-            trial = cell.trial
-            seen[generated] = wire_problems(WireRun.from_trial(trial)) if trial else []
+            seen[generated] = problems_of(generated, target, timeout, warm)
+            if seen[generated] and (best is None or size(generated) < size(best.generated)):
+                best = Found(generated, seen[generated])
+            if on_trial is not None:
+                on_trial(len(seen), best)
         return bool(seen[generated])
 
     rules = settings(
@@ -141,12 +184,46 @@ def fuzz(
         phases=[Phase.generate, Phase.shrink],
         suppress_health_check=list(HealthCheck),
     )
-    with warm_starts([target], cold) as warm:
+    with warm_starts([target], cold) as warm, shrinking_by_trials():
         try:
             smallest = find(scripts(), breaks, settings=rules)
         except NoSuchExample:
             return None, len(seen)
     return Found(smallest, seen[smallest]), len(seen)
+
+
+def progress_line(trials: int, best: Found | None) -> str:
+    if best is None:
+        return f"fuzz: {trials} example(s) run; no breaker yet"
+    answers, blocks = size(best.generated)
+    broke = ", ".join(dict.fromkeys(name for name, _ in best.problems))
+    return (
+        f"fuzz: {trials} example(s) run; smallest breaker so far: {answers} answer(s), "
+        f"{blocks} block(s) ({broke})"
+    )
+
+
+class StderrProgress:
+    """Progress on stderr: one line rewritten in place on a terminal; otherwise a line when the
+    smallest breaker changes and every tenth example."""
+
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+        self.shown: object = ()  # the breaker last shown (None: none yet; (): nothing shown)
+
+    def __call__(self, trials: int, best: Found | None) -> None:
+        line = progress_line(trials, best)
+        if self.tty:
+            print(f"\r{line}\x1b[K", end="", file=sys.stderr, flush=True)
+            return
+        changed = (best.generated if best else None) != self.shown
+        if changed or trials % 10 == 0:
+            print(line, file=sys.stderr, flush=True)
+        self.shown = best.generated if best else None
+
+    def end(self) -> None:
+        if self.tty:
+            print(file=sys.stderr, flush=True)
 
 
 def fuzz_command(
@@ -161,7 +238,11 @@ def fuzz_command(
     """Print the smallest breaker as a `lab serve` script; exit 1 when one was found."""
     from lab.probe.bench import fill
 
-    found, trials = fuzz(target, examples, timeout, cold)
+    progress = StderrProgress()
+    try:
+        found, trials = fuzz(target, examples, timeout, cold, progress)
+    finally:
+        progress.end()
     call = fill(target.call, "{dir}")
     if found is None:
         message = f"{target.name}: none of {trials} generated scripts broke a wire invariant"

@@ -1,26 +1,42 @@
-"""Where a target runs: a scratch folder, a minimal environment, and a loopback-only network.
+"""Where a target runs: a scratch folder, a minimal environment, a loopback-only network, and a
+PID namespace that ends every process the probe started when the probe ends.
 
 Every out-of-process target gets a fresh scratch folder (its working folder `work/`, its `home/`
 and its `tmp/`), an environment that holds only what the probe sets, and — where the platform
-allows — a network namespace whose only interface is loopback (`isolated`).
+allows — network and PID namespaces (`isolated`): the probe runs itself again under
+`unshare --net --pid --fork`, so the fake API and the target share only 127.0.0.1, and the probe
+is the namespace's first process: when it ends, however it ends, the kernel kills every process
+left in the namespace — grandchildren in sessions of their own, double forks and warm parents
+included. Without namespaces, the re-entered probe's parent is a child subreaper instead: every
+orphan is re-parented to it, and it kills them all when the probe ends (`end_descendants`).
+Either way every scratch folder of the run is named for it (`lab-probe-PID-...`, PID the
+parent's), and the parent removes them all after the probe ended — normally, by an error, or by
+Ctrl-C (`reenter`). They sit in the temp folder itself, not in a folder of their own: a deeper
+path would push a target's Unix socket paths past their 108-byte limit (Claude Code then falls
+back to /tmp).
 """
 
 from __future__ import annotations
 
+import ctypes
 import fcntl
 import os
+import pwd
 import shutil
+import signal
 import socket
 import struct
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 FAKE_KEY = "sk-lab-probe-not-a-real-key"
 ISOLATED_MARK = "LAB_PROBE_ISOLATED"  # set inside the namespace, so the probe re-enters it once
+RUN_MARK = "LAB_PROBE_RUN"  # the name every scratch folder of one probe run starts with
 
 
 @dataclass(frozen=True)
@@ -41,7 +57,8 @@ class Scratch:
 
     @classmethod
     def create(cls, files: Mapping[str, str]) -> Scratch:
-        scratch = cls(Path(tempfile.mkdtemp(prefix="lab-probe-")).resolve())
+        prefix = os.environ.get(RUN_MARK, "lab-probe-")
+        scratch = cls(Path(tempfile.mkdtemp(prefix=prefix)).resolve())
         for folder in (scratch.work, scratch.home, scratch.tmp):
             folder.mkdir()
         for name, text in files.items():
@@ -59,6 +76,53 @@ class Scratch:
 
     def remove(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- writes outside the scratch folder
+def outside_places() -> list[Path]:
+    """Where a target that ignores its HOME, TMPDIR and working folder would write: the temp
+    folder, the probe's working folder, the user's home folder
+    and its dot-folders (~/.cache, ~/.config, ...). Listed, not traced: cheap, and it sees a
+    new file or a rewritten one at the top of each place, not deeper. Only under `lab probe`
+    (re-entered): a probe run in process (a test, a notebook) shares these places with whatever
+    else runs there, so it watches nothing."""
+    if RUN_MARK not in os.environ:
+        return []
+    homes = {Path.home(), Path(pwd.getpwuid(os.getuid()).pw_dir)}
+    places = [Path(tempfile.gettempdir()), Path.cwd(), *homes]
+    places += [d for home in homes for d in sorted(home.glob(".*")) if d.is_dir()]
+    return list(dict.fromkeys(p.resolve() for p in places))
+
+
+def listing(places: list[Path]) -> dict[str, int | None]:
+    """Each entry of `places` -> its modification time (None for a folder), the probe's own
+    scratch folders left out."""
+    found: dict[str, int | None] = {}
+    for place in places:
+        try:
+            entries = list(os.scandir(place))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.startswith("lab-probe-"):
+                continue
+            try:
+                folder = entry.is_dir(follow_symlinks=False)
+                found[entry.path] = (
+                    None if folder else entry.stat(follow_symlinks=False).st_mtime_ns
+                )
+            except OSError:
+                continue
+    return found
+
+
+def written_outside(before: dict[str, int | None], after: dict[str, int | None]) -> list[str]:
+    """The entries that appeared, and the files rewritten, between two listings."""
+    return sorted(
+        path
+        for path, mtime in after.items()
+        if path not in before or (mtime is not None and before[path] != mtime)
+    )
 
 
 def environment(
@@ -81,9 +145,9 @@ def environment(
     return {**env, **extra}
 
 
-# ---------------------------------------------------------------- the network namespace
+# ---------------------------------------------------------------- the namespaces
 def isolation_problem() -> str | None:
-    """None when `unshare` can give this process a network namespace, else why not."""
+    """None when `unshare` can give this process network and PID namespaces, else why not."""
     unshare = shutil.which("unshare")
     if unshare is None or not sys.platform.startswith("linux"):
         return "no `unshare` here (Linux only)"
@@ -96,22 +160,100 @@ def isolation_problem() -> str | None:
 
 
 def unshare_argv(unshare: str) -> list[str]:
-    # As root a network namespace is enough; otherwise map us to root in a user namespace.
+    # As root the namespaces are enough; otherwise map us to root in a user namespace.
+    # --kill-child: should `unshare` itself be killed, the probe (and so the namespace) ends too.
+    namespaces = ["--net", "--pid", "--fork", "--kill-child"]
     if os.geteuid() == 0:
-        return [unshare, "--net"]
-    return [unshare, "--user", "--map-root-user", "--net"]
+        return [unshare, *namespaces]
+    return [unshare, "--user", "--map-root-user", *namespaces]
 
 
 def inside() -> bool:
     return os.environ.get(ISOLATED_MARK) == "1"
 
 
-def reenter_isolated(argv: list[str]) -> int:
-    """Run `python -m lab ARGV` again inside a fresh network namespace; its exit status."""
-    unshare = shutil.which("unshare")
-    assert unshare is not None
-    command = [*unshare_argv(unshare), sys.executable, "-m", "lab", *argv]
-    return subprocess.run(command, env={**os.environ, ISOLATED_MARK: "1"}, check=False).returncode
+def reentered() -> bool:
+    """This is the probe run again by `reenter` (in namespaces or not)."""
+    return RUN_MARK in os.environ
+
+
+def reenter(argv: list[str], isolated: bool) -> int:
+    """Run `python -m lab ARGV` again — inside fresh namespaces when `isolated` — with its temp
+    scratch folders named for this run; wait for it, then end whatever it left running and
+    remove those folders. Ctrl-C (or SIGTERM) ends it all at once and raises KeyboardInterrupt."""
+    prefix = f"lab-probe-{os.getpid()}-"  # unique among the runs alive now
+    env = {**os.environ, RUN_MARK: prefix}
+    command = [sys.executable, "-m", "lab", *argv]
+    if isolated:
+        unshare = shutil.which("unshare")
+        assert unshare is not None
+        command = [*unshare_argv(unshare), *command]
+        env[ISOLATED_MARK] = "1"
+    become_subreaper()
+    previous = signal.signal(signal.SIGTERM, stop_on_sigterm)
+    try:
+        child = subprocess.Popen(command, env=env)
+        try:
+            return child.wait()
+        except KeyboardInterrupt:
+            child.kill()
+            raise
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        end_descendants()
+        for folder in Path(tempfile.gettempdir()).glob(f"{prefix}*"):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def stop_on_sigterm(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def become_subreaper() -> None:
+    """Have orphaned descendants re-parented to this process, not to init (Linux only)."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def children() -> list[int]:
+    """This process's live children (Linux: /proc/self/task/*/children)."""
+    found: list[int] = []
+    for task in Path("/proc/self/task").glob("*/children"):
+        try:
+            found += [int(pid) for pid in task.read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
+def end_descendants(rounds: int = 50) -> None:
+    """Kill and reap every child; as a subreaper, each killed child's own children become ours
+    and go in the next round, until none is left."""
+    for _ in range(rounds):
+        reap()
+        pids = children()
+        if not pids:
+            return
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        time.sleep(0.01)
+
+
+def reap() -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
 
 
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1

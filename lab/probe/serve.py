@@ -1,9 +1,20 @@
 """`lab serve`: an experiment's or a probe case's script on 127.0.0.1, every request logged.
 
-The first line printed is `ANTHROPIC_BASE_URL=http://127.0.0.1:PORT` (so `eval`/`export` can use
-it); then one line per request with the fake's verdict; when the server stops (Ctrl-C, SIGTERM,
-or `--until-done` once the whole script was answered), the run's verdict: script consumed,
-rejections, faults. Exit status 0 when the script was consumed and no request was rejected.
+The first two lines printed are what a shell needs to point a harness at it, ready to paste:
+`export ANTHROPIC_BASE_URL=http://127.0.0.1:PORT` and `export ANTHROPIC_API_KEY=...`. Then what
+is served (for a probe case: its rule and the canary notes.txt must hold), one line per request
+with the fake's verdict, and, when the server stops (Ctrl-C, SIGTERM, or `--until-done`), the
+run's verdict: script consumed, rejections, faults — and for a probe case its graded verdict with
+the evidence, judged by the same judge `lab probe` uses, and whether the canary came back.
+
+A fault is played once per run: a request that repeats a stage gets the healthy answer (so a
+harness that retries can pass). Once the script was answered to its end, a new conversation
+starts a new run with `--replay` (the fault again, a verdict per run); without it, it gets the
+healthy answers, and the server says so. `--until-done` stops once the script was answered and
+the harness hung up, or once `--idle` seconds (default 30) passed without a request after the
+first: a harness that stops early does not keep it waiting. Exit status 0 when the script was
+consumed, no request was rejected and no case verdict is fail, broken, non-strict or not
+reached; else 1.
 """
 
 from __future__ import annotations
@@ -12,11 +23,17 @@ import importlib.util
 import json
 import signal
 import threading
-from dataclasses import dataclass
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from lab.probe.trial import Exchange
+from lab.probe.conversation import Played
+from lab.probe.sandbox import FAKE_KEY
+from lab.probe.trial import Exchange, Exit, Setting, Trial, result_text
+
+IDLE = 30.0  # seconds without a request after which --until-done stops
 
 GREETING = "Hello from the lab's fake Messages API."
 
@@ -27,14 +44,54 @@ class ServeError(Exception):
 
 @dataclass
 class Served:
-    """What is served: a responder that keeps a `log`, whether it is used up, and a note."""
+    """What is served: a responder that keeps a `log`, whether it is used up, and a note; for a
+    probe case, the case and the run's setting (so its judge can grade each run)."""
 
     responder: Any
     note: str
+    case: Any = None
+    setting: Setting | None = None
 
     @property
     def consumed(self) -> bool:
         return bool(getattr(self.responder, "consumed", False))
+
+
+class Runs:
+    """The served script, from the top again for each new run (`replay`): a run ends once its
+    script was answered to the end, and the next request that stands at its start (a new
+    conversation) begins the next run. Without `replay` that request gets the healthy answers,
+    and `unreplayed` counts it."""
+
+    def __init__(self, make: Callable[[], Any], replay: bool) -> None:
+        self.make = make
+        self.replay = replay
+        self.current = make()
+        self.log: list[Played] = []  # every run's record, in order (the Recorder reads it)
+        self.number = 1
+        self.unreplayed = 0
+
+    @property
+    def consumed(self) -> bool:
+        return bool(self.current.consumed)
+
+    @property
+    def stages(self) -> Any:
+        return getattr(self.current, "stages", None)
+
+    def starts_over(self, request: Any) -> bool:
+        stage_of = getattr(self.current, "stage_of", None)  # an in-order script: any request
+        return self.consumed and (stage_of is None or stage_of(request.messages) == 0)
+
+    def __call__(self, request: Any) -> Any:
+        if self.starts_over(request):
+            if self.replay:
+                self.current, self.number = self.make(), self.number + 1
+            else:
+                self.unreplayed += 1
+        step = self.current(request)
+        self.log.append(self.current.log[-1])
+        return step
 
 
 class Greeter:
@@ -71,7 +128,7 @@ def load_script_file(path: Path) -> list:
     return script
 
 
-def resolve(ident: str | None, call: str | None) -> Served:
+def resolve(ident: str | None, call: str | None, replay: bool = False) -> Served:
     """What `lab serve ID` serves: nothing named, a script file, a probe case or an experiment."""
     from lab.probe.conversation import Conversation, ScriptError, stages_from_script
 
@@ -86,23 +143,22 @@ def resolve(ident: str | None, call: str | None) -> Served:
         except ScriptError as error:
             raise ServeError(f"{path}: {error}") from None
         note = f"the script in {path}: {len(stages)} answers, asked for by content"
-        return Served(Conversation(stages, marker=""), note)
+        return Served(Runs(lambda: Conversation(stages, marker=""), replay), note)
     from lab.probe.catalogue import BY_ID
 
     cases = {k.lower(): v for k, v in BY_ID.items()}
     if ident.lower() in cases:
-        return served_case(cases[ident.lower()], call)
+        return served_case(cases[ident.lower()], call, replay)
     if call is not None:
         raise ServeError("--call goes with a probe case id (P1, P2, ...)")
-    return served_experiment(ident)
+    return served_experiment(ident, replay)
 
 
-def served_case(case: Any, call: str | None) -> Served:
+def served_case(case: Any, call: str | None, replay: bool = False) -> Served:
     from lab.probe.bench import canary_for, fill
     from lab.probe.conversation import Conversation
     from lab.probe.target import READ_NOTES
     from lab.probe.targets import LAB_DENIED_CALL, TargetError, parse_call
-    from lab.probe.trial import Setting
 
     try:
         declared = parse_call(call) if call else READ_NOTES
@@ -113,14 +169,12 @@ def served_case(case: Any, call: str | None) -> Served:
     denied = fill(LAB_DENIED_CALL, folder)
     setting = Setting(case.id, canary, fill(declared, folder), denied, "", "")
     stages = case.stages(setting)
-    note = (
-        f"probe case {case.id} ({case.title}): {len(stages)} answers; kept when "
-        f"{case.kept_when}; notes.txt should hold the canary {canary}"
-    )
-    return Served(Conversation(stages, marker=""), note)
+    note = f"probe case {case.id} ({case.title}): {len(stages)} answers"
+    runs = Runs(lambda: Conversation(stages, marker=""), replay)
+    return Served(runs, note, case, setting)
 
 
-def served_experiment(ident: str) -> Served:
+def served_experiment(ident: str, replay: bool = False) -> Served:
     from lab.experiment import ExperimentError, load_all, select
     from lab.probe.recorder import InOrder
 
@@ -132,7 +186,7 @@ def served_experiment(ident: str) -> Served:
     if callable(script):
         raise ServeError(f"{experiment.id}'s script is a responder: it cannot be served alone")
     note = f"experiment {experiment.id} ({experiment.title['en']}): {len(script)} answers, in order"
-    return Served(InOrder(list(script)), note)
+    return Served(Runs(lambda: InOrder(list(script)), replay), note)
 
 
 def exchange_line(exchange: Exchange, as_json: bool) -> str:
@@ -160,44 +214,189 @@ def verdict_lines(summary: dict[str, Any], as_json: bool) -> list[str]:
     ]
     lines += [f"  rejected: {line}" for line in summary["rejections"]]
     lines += [f"  fault: {line}" for line in summary["faults"]]
+    if (case := summary.get("case")) is not None:
+        lines.append(f"{case['id']} {case['grade']}: {case['because']}")
+        lines += [f"  {line}" for line in case["evidence"]]
+        lines.append(f"canary: {case['canary']}")
+    return lines
+
+
+# ---------------------------------------------------------------- judging a run by hand
+class UnseenExit(Exit):
+    """`lab serve` does not start the harness, so it never sees how it ended: judged as a clean
+    end, and the evidence says so."""
+
+    def line(self) -> str:
+        return "exit status not seen (lab serve does not start the harness): taken as 0"
+
+
+def folder_files(folder: Path) -> set[str]:
+    """The files at the top of the folder the harness runs in (P11's canary file lands there)."""
+    try:
+        return {p.name for p in folder.iterdir() if p.is_file()}
+    except OSError:
+        return set()
+
+
+def canary_line(trial: Trial) -> str:
+    """Whether the canary came back in a tool_result, and where first."""
+    for exchange in trial.exchanges:
+        for message in exchange.messages:
+            content = message.get("content") if isinstance(message, dict) else None
+            for block in content if isinstance(content, list) else []:
+                if isinstance(block, dict) and block.get("type") == "tool_result":
+                    if trial.setting.canary in result_text(block):
+                        return f"came back (request #{exchange.number})"
+    return (
+        f"never came back (a harness whose call runs reads {trial.setting.canary} "
+        "from notes.txt in its working folder)"
+    )
+
+
+def judged(served: Served, exchanges: list[Exchange], new_files: list[str]) -> dict[str, Any]:
+    """A probe case's verdict on one run: the case's judge (the one `lab probe` uses) on a Trial
+    built from what the server saw."""
+    from lab.probe.cases import judge
+
+    assert served.setting is not None
+    stages = served.responder.stages
+    trial = Trial("serve", served.setting, stages, exchanges, UnseenExit(0), new_files)
+    verdict = judge(served.case, trial)
+    return {
+        "id": served.case.id,
+        "grade": verdict.kind,
+        "because": verdict.because,
+        "evidence": list(verdict.evidence),
+        "canary": canary_line(trial),
+    }
+
+
+BAD_GRADES = ("broken", "fail", "non-strict", "not reached")  # a run that exits 1
+
+
+@dataclass
+class Watch:
+    """The runs of one `lab serve`: where each begins in the request log, and their verdicts."""
+
+    served: Served
+    as_json: bool
+    folder: Path = field(default_factory=Path.cwd)
+    results: list[dict[str, Any]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.start, self.run, self.noted = 0, 1, False
+        self.before = folder_files(self.folder)
+        self.last_request: float | None = None  # the idle clock starts at the first request
+
+    def idle_for(self) -> float:
+        return 0.0 if self.last_request is None else time.monotonic() - self.last_request
+
+    def exchange(self, exchanges: list[Exchange]) -> None:
+        """A request was answered (the last of `exchanges`); a new run ends the previous."""
+        self.last_request = time.monotonic()
+        number = getattr(self.served.responder, "number", 1)
+        if number != self.run:
+            self.finish(exchanges[:-1], consumed=True)
+            self.start, self.run = len(exchanges) - 1, number
+        print(exchange_line(exchanges[-1], self.as_json), flush=True)
+        if getattr(self.served.responder, "unreplayed", 0) and not self.noted:
+            self.noted = True
+            self.say(
+                "# a new conversation after the script's end: the fault was played once, so "
+                "it gets the healthy answers (--replay plays it to every new run)"
+            )
+
+    def say(self, line: str) -> None:
+        if not self.as_json:
+            print(line, flush=True)
+
+    def finish(self, exchanges: list[Exchange], consumed: bool) -> None:
+        from lab.probe.recorder import summary
+
+        ours = exchanges[self.start :]
+        result = summary(ours, consumed)
+        if self.served.case is not None:
+            new_files = sorted(folder_files(self.folder) - self.before)
+            result["case"] = judged(self.served, ours, new_files)
+        if getattr(self.served.responder, "replay", False):
+            result["run"] = self.run
+            self.say(f"run {self.run}:")
+        self.results.append(result)
+        for line in verdict_lines(result, self.as_json):
+            print(line, flush=True)
+
+    @property
+    def status(self) -> int:
+        bad = any(
+            not r["script_consumed"]
+            or r["rejections"]
+            or r.get("case", {}).get("grade") in BAD_GRADES
+            for r in self.results
+        )
+        return 1 if bad else 0
+
+
+def intro_lines(served: Served, url: str) -> list[str]:
+    """What is printed first: the two lines a shell needs, then what is served."""
+    lines = [f"export ANTHROPIC_BASE_URL={url}", f"export ANTHROPIC_API_KEY={FAKE_KEY}"]
+    lines.append(f"# serving {served.note}")
+    if served.case is not None and served.setting is not None:
+        lines.append(f"# rule: kept when {served.case.kept_when}")
+        lines.append(
+            f"# notes.txt in the harness's working folder must hold the canary: "
+            f"echo {served.setting.canary} > notes.txt"
+        )
+    replay = getattr(served.responder, "replay", None)
+    if replay is not None:
+        when = (
+            "in every run (--replay)" if replay else "in the first run only (--replay: every run)"
+        )
+        lines.append(f"# the script's faults are played {when}")
     return lines
 
 
 def serve_command(
-    ident: str | None, port: int, as_json: bool, call: str | None, until_done: bool
+    ident: str | None,
+    port: int,
+    as_json: bool,
+    call: str | None,
+    until_done: bool,
+    replay: bool = False,
+    idle: float = IDLE,
 ) -> int:
     from lab.model import FakeMessagesAPI, ScriptedModel
-    from lab.probe.recorder import Recorder, summary
+    from lab.probe.recorder import Recorder
 
-    served = resolve(ident, call)
+    served = resolve(ident, call, replay)
     done = threading.Event()
+    watch = Watch(served, as_json)
+    recorder = Recorder(FakeMessagesAPI(ScriptedModel(served.responder)), served.responder.log)
 
     def logged(exchange: Exchange) -> None:
-        print(exchange_line(exchange, as_json), flush=True)
-        if until_done and served.consumed:
+        watch.exchange(recorder.exchanges)
+        if until_done and served.consumed and not replay:
             done.set()
 
-    recorder = Recorder(FakeMessagesAPI(ScriptedModel(served.responder)), served.responder.log)
     recorder.on_exchange = logged
     server = loopback_server(recorder, port)
     previous = signal.signal(signal.SIGTERM, lambda *_: done.set())
     try:
         with server:
-            print(f"ANTHROPIC_BASE_URL={server.url}", flush=True)
-            if not as_json:
-                print(f"serving {served.note}", flush=True)
+            lines = intro_lines(served, server.url)
+            for line in lines[:2] if as_json else lines:
+                print(line, flush=True)
             try:
                 while not done.wait(0.2):
-                    pass
+                    if until_done and watch.idle_for() > idle:
+                        watch.say(f"# no request for {idle:g} s: stopping (--idle)")
+                        break
             except KeyboardInterrupt:
                 pass
             finish_answers()
     finally:
         signal.signal(signal.SIGTERM, previous)
-    result = summary(recorder.exchanges, served.consumed)
-    for line in verdict_lines(result, as_json):
-        print(line, flush=True)
-    return 0 if result["script_consumed"] and not result["rejections"] else 1
+    watch.finish(recorder.exchanges, served.consumed)
+    return watch.status
 
 
 def loopback_server(api: Any, port: int) -> Any:

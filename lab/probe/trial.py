@@ -97,6 +97,7 @@ class Trial:
     # What a reader is shown instead of this run's own paths and port (bodies keep them: judges
     # compare them with the call as it was sent).
     hidden: Mapping[str, str] = field(default_factory=dict, repr=False)
+    outside_files: Sequence[str] = ()  # written outside the scratch folder (sandbox.py)
 
     def shown(self, text: str) -> str:
         """`text` with the run's scratch folder and address replaced by {dir}, {scratch}, {url}."""

@@ -3,9 +3,11 @@
 A short agent run in Python spends most of its time importing its framework (the anthropic SDK
 alone takes about a second). For a target started as `python -m MODULE ...` by this interpreter,
 a warm parent (`python -m lab.probe.warm MODULE`) imports MODULE once, not as __main__ (its
-framework imports run; its `if __name__ == "__main__"` part does not). Each trial forks the parent,
+framework imports run; its `if __name__ == "__main__"` part does not). For `python SCRIPT.py
+...` (a `--cmd` program) the parent imports nothing at first: it learns the script's imports
+from its first run, below. Each trial forks the parent,
 and the child becomes the program: a session of its own, the trial's working folder, environment
-(the parent's is replaced whole), output file and argv; then MODULE runs as __main__ from the top,
+(the parent's is replaced whole), output file and argv; then MODULE (or SCRIPT) runs as __main__,
 and the child ends the way the interpreter ends a program (threads joined, atexit run, output
 flushed). The program cannot tell, except that its framework was imported before its environment
 was set: a library that reads the environment at import time sees the parent's (the same minimal
@@ -66,7 +68,11 @@ def become(job: dict, module: str) -> int:
     tempfile.tempdir = None  # so TMPDIR is read again
     sys.argv = [module, *job["args"]]
     try:
-        runpy.run_module(module, run_name="__main__", alter_sys=True)
+        if is_script(module):
+            sys.path[0] = os.path.dirname(module)  # as `python SCRIPT.py` has it
+            runpy.run_path(module, run_name="__main__")
+        else:
+            runpy.run_module(module, run_name="__main__", alter_sys=True)
     except SystemExit as done:
         return exit_code(done.code)
     except KeyboardInterrupt:
@@ -116,7 +122,8 @@ def serve(module: str) -> int:
     """Import `module`; then, for each job line on stdin, fork a child that becomes the program,
     and report each child's exit status (and CPU time) as it ends. Ends at end of input."""
     try:
-        __import__(module)
+        if not is_script(module):  # a script's imports are learned from its first run
+            __import__(module)
     except BaseException as error:
         reply({"ready": False, "why": f"importing {module}: {type(error).__name__}: {error}"})
         return 0
@@ -168,10 +175,22 @@ COLD = -1000  # WarmParent.run's answer when the program must be started cold af
 
 
 def warm_module(argv: list[str]) -> str | None:
-    """The module of `python -m MODULE ...` run by this interpreter, else None (start cold)."""
+    """What a warm parent runs, for a program run by this interpreter: MODULE of `python -m
+    MODULE ...`, or SCRIPT of `python SCRIPT.py ...` (an absolute path); else None (cold)."""
     if len(argv) >= 3 and argv[0] == sys.executable and argv[1] == "-m":
         return argv[2]
+    if len(argv) >= 2 and argv[0] == sys.executable and is_script(argv[1]):
+        return argv[1]
     return None
+
+
+def is_script(program: str) -> bool:
+    return program.endswith(".py") and os.path.isabs(program)
+
+
+def program_args(argv: list[str]) -> list[str]:
+    """The program's own arguments: what follows `-m MODULE`, or the script."""
+    return argv[3:] if argv[1] == "-m" else argv[2:]
 
 
 @dataclass
@@ -186,7 +205,8 @@ class WarmParent:
 
     def __init__(self, module: str, cwd: Path, env: dict[str, str]) -> None:
         self.module = module
-        self.modules = cwd / f"{module}.modules"  # what the last run imported
+        name = module.replace(os.sep, "_")
+        self.modules = cwd / f"{name}.modules"  # what the last run imported
         self.process = subprocess.Popen(
             [sys.executable, "-m", "lab.probe.warm", module],
             cwd=cwd,

@@ -1,0 +1,23 @@
+"""A probe target that leaves things behind, for the leftovers test.
+
+    python leaver.py MARKER OUTSIDE_FILE [SLEEP] PROMPT
+
+It starts a grandchild in a session of its own (a double fork: its child forks, the grandchild
+calls setsid and sleeps with MARKER in its command line, the child exits), writes OUTSIDE_FILE
+(outside its scratch folder), sleeps SLEEP seconds (default 0), then asks the model once."""
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import anthropic
+
+marker, outside = sys.argv[1], Path(sys.argv[2])
+pause = float(sys.argv[3]) if len(sys.argv) > 4 else 0.0
+grandchild = "import os, sys, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(600)\n"
+subprocess.run([sys.executable, "-c", grandchild, marker], check=True)
+outside.write_text("written outside the scratch folder\n", encoding="utf-8")
+time.sleep(pause)
+client = anthropic.Anthropic(max_retries=0)
+client.messages.create(model="any", max_tokens=64, messages=[{"role": "user", "content": "hi"}])

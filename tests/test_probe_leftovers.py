@@ -1,0 +1,140 @@
+"""Nothing outlives `lab probe`: a target's grandchild in a session of its own is gone when the
+probe ends or is interrupted, no scratch folder is left in the temp folder, and a file the target
+wrote outside its scratch folder is named in its evidence."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import psutil
+import pytest
+
+AGENTS = Path(__file__).parent / "agents"
+
+
+def leaver(marker: str, outside: Path, pause: float = 0.0) -> str:
+    return f"{sys.executable} {AGENTS / 'leaver.py'} {marker} {outside} {pause:g}"
+
+
+def with_marker(marker: str) -> list[psutil.Process]:
+    """Live processes whose command line holds `marker`."""
+    found = []
+    for process in psutil.process_iter(["cmdline", "status"]):
+        cmdline = process.info["cmdline"] or []
+        if marker in cmdline and process.info["status"] != psutil.STATUS_ZOMBIE:
+            found.append(process)
+    return found
+
+
+def probe_command(marker: str, outside: Path, *extra: str, pause: float = 0.0) -> list[str]:
+    command = [sys.executable, "-m", "lab", "probe", "--cmd", leaver(marker, outside, pause)]
+    return [*command, *extra]
+
+
+def test_a_grandchild_and_scratch_folders_are_gone_and_an_outside_write_is_reported(tmp_path):
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    marker = f"lab-leftover-{uuid.uuid4().hex}"
+    outside = temp / f"outside-{marker}.txt"
+    done = subprocess.run(
+        probe_command(marker, outside, "--case", "P1b", "P2", "--json"),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "TMPDIR": str(temp)},
+        cwd=tmp_path,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    assert with_marker(marker) == []  # both trials' grandchildren ended with the probe
+    assert sorted(p.name for p in temp.iterdir()) == [outside.name]  # no lab-probe-* left
+    cells = json.loads(done.stdout)["cells"]
+    for cell in cells:
+        assert f"wrote outside its scratch folder: {outside}" in cell["evidence"], cell
+
+
+@pytest.mark.parametrize(
+    ("extra", "running"), [(["--jobs", "2"], 2), (["--fuzz", "5"], 1)], ids=["cases", "fuzz"]
+)
+def test_ctrl_c_mid_probe_ends_every_process_and_removes_every_scratch_folder(
+    tmp_path, extra, running
+):
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    marker = f"lab-leftover-{uuid.uuid4().hex}"
+    outside = temp / f"outside-{marker}.txt"
+    process = subprocess.Popen(
+        probe_command(marker, outside, *extra, pause=60),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "TMPDIR": str(temp)},
+        cwd=tmp_path,
+        start_new_session=True,  # a group of its own, as a terminal runs a command
+    )
+    deadline = time.monotonic() + 120
+    while len(with_marker(marker)) < running and time.monotonic() < deadline:
+        time.sleep(0.1)  # each running trial started its grandchild: the probe is busy
+    assert len(with_marker(marker)) == running, "the probe never got going"
+    os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C sends
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert b"Traceback" not in err
+    assert with_marker(marker) == []
+    assert [p.name for p in temp.iterdir() if p.name.startswith("lab-probe-")] == []
+
+
+def descendants(pid: int) -> list[psutil.Process]:
+    try:
+        return psutil.Process(pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+
+
+def command_line(process: psutil.Process) -> str:
+    """Its command line, "" once it is gone."""
+    try:
+        return " ".join(process.cmdline())
+    except (psutil.NoSuchProcess, psutil.ZombieProcess):
+        return ""
+
+
+def running(process: psutil.Process) -> bool:
+    try:
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def test_ctrl_c_on_a_warm_started_probe_leaves_no_warm_parent_and_no_scratch_folder(tmp_path):
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    command = [sys.executable, "-m", "lab", "probe", "lab-reference", "--jobs", "2"]
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "TMPDIR": str(temp)},
+        cwd=tmp_path,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 120
+    started: dict[int, psutil.Process] = {}
+    while time.monotonic() < deadline:
+        started |= {p.pid: p for p in descendants(process.pid)}
+        names = [command_line(p) for p in started.values()]
+        if any("lab.probe.own_harness" in n for n in names):  # a trial forked from the parent
+            break
+        time.sleep(0.05)
+    assert any("lab.probe.warm" in command_line(p) for p in started.values())
+    started |= {p.pid: p for p in descendants(process.pid)}
+    os.killpg(process.pid, signal.SIGINT)
+    process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert [p for p in started.values() if running(p)] == []
+    assert [p.name for p in temp.iterdir()] == []
