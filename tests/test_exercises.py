@@ -133,7 +133,8 @@ def test_lab_check_exit_codes_and_output(tmp_path, capsys):
     assert "✗ fail" in out and "hint:" in out
 
 
-def test_a_broken_file_fails_with_its_line(tmp_path, capsys):
+def test_a_broken_file_fails_with_its_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "300")  # a long temp path is not wrapped inside itself
     path = write(tmp_path, "m3", "ORDER = [\n")
     assert main(["check", "m3_chain_order", "--file", str(path)]) == 1
     assert f"{path}:1" in " ".join(capsys.readouterr().out.split())

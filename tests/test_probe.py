@@ -10,6 +10,7 @@ import pytest
 
 from lab.model import ModelRequest, overloaded, stream_error, text, tool_use, turn
 from lab.probe.bench import probe_pairs
+from lab.probe.cases import CORE_CASES  # P1-P12; P13-P23 run in test_probe_more_cases.py
 from lab.probe.catalogue import BY_ID, CASES
 from lab.probe.conversation import Conversation, Stage, stages_from_script
 from lab.probe.targets import COURSE_KEEPS, command_target, lab_target
@@ -74,7 +75,7 @@ SEEN = [
 @pytest.fixture(scope="module")
 def cells():
     reference, course = lab_target("reference"), lab_target("course")
-    pairs = [(t, c) for t in (reference, course) for c in CASES]
+    pairs = [(t, c) for t in (reference, course) for c in CORE_CASES]
     pairs += [(target, BY_ID[case]) for case, (target, _, _) in BREAKERS.items()]
     pairs += [(agent("careful"), BY_ID[case]) for case in ("P1", "P1s", "P11")]
     pairs += [(target, BY_ID[case]) for target, case, _, _ in SEEN]
@@ -87,7 +88,7 @@ REFERENCE_GAPS: dict[str, str] = {}
 
 
 def test_the_reference_harness_keeps_every_case_but_its_known_gaps(cells):
-    verdicts = {c.id: cells[("lab-reference", c.id)].verdict for c in CASES}
+    verdicts = {c.id: cells[("lab-reference", c.id)].verdict for c in CORE_CASES}
     gaps = {case: v.because for case, v in verdicts.items() if v.kind != "kept"}
     assert gaps == REFERENCE_GAPS
     assert "canary seen in its tool_result" in verdicts["P1"].evidence[0]
@@ -97,10 +98,10 @@ def test_the_reference_harness_keeps_every_case_but_its_known_gaps(cells):
 
 
 def test_the_course_fails_exactly_where_the_course_gives_way(cells):
-    failed = {c.id for c in CASES if cells[("lab-course", c.id)].verdict.kind == "fail"}
-    kept = {c.id for c in CASES if cells[("lab-course", c.id)].verdict.kind == "kept"}
+    failed = {c.id for c in CORE_CASES if cells[("lab-course", c.id)].verdict.kind == "fail"}
+    kept = {c.id for c in CORE_CASES if cells[("lab-course", c.id)].verdict.kind == "kept"}
     assert kept == set(COURSE_KEEPS)
-    assert failed == {c.id for c in CASES} - set(COURSE_KEEPS)
+    assert failed == {c.id for c in CORE_CASES} - set(COURSE_KEEPS)
     assert cells[("lab-course", "P10")].verdict.because == (
         "the call cut by max_tokens ran: its canary came back in its tool_result"
     )
@@ -132,7 +133,7 @@ def test_the_evidence_reads_at_80_100_and_120_columns_with_no_word_split(cells, 
 
     title = agent("title")
     shown = [
-        (lab_target("reference"), [cells[("lab-reference", c.id)] for c in CASES]),
+        (lab_target("reference"), [cells[("lab-reference", c.id)] for c in CORE_CASES]),
         (title, [cells[(title.name, "P1")]]),
     ]
     for target, row in shown:
@@ -144,7 +145,7 @@ def test_the_evidence_reads_at_80_100_and_120_columns_with_no_word_split(cells, 
         said = [target.name, "·", target.about, "in json stream mode"]
         said += [f"{name} {version}, {version}" for name, version in versions(target).items()]
         said += ["kept, fail, non-strict, info, n/a, not reached; kept fail info reached"]
-        said += ["read fail, which it claims to keep", *(c.title for c in CASES)]
+        said += ["read fail, which it claims to keep", *(c.title for c in CORE_CASES)]
         for cell in row:
             said += [cell.case, cell.verdict.because, *cell.verdict.evidence, ":"]
             said += ["reproduce: " + reproduce(cell, target)] if cell.verdict.kind == "fail" else []
@@ -182,7 +183,8 @@ def test_a_case_whose_answer_mode_the_target_never_asks_for_is_na(cells):
 
 def test_every_case_names_what_it_checks_its_rule_its_outcomes_and_its_grade():
     assert [c.id for c in CASES] == [
-        "P1", "P1s", "P1b", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P11", "P12"
+        "P1", "P1s", "P1b", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P11", "P12",
+        *(f"P{n}" for n in range(13, 24)),
     ]  # fmt: skip
     for case in CASES:
         assert case.checks and case.kept_when and case.title and case.outcomes

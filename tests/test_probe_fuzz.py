@@ -118,7 +118,7 @@ def test_a_cmd_script_starts_warm_and_keeps_its_verdicts():
     from pathlib import Path
 
     from lab.probe.bench import run_trial, warm_starts
-    from lab.probe.cases import BY_ID
+    from lab.probe.catalogue import BY_ID
     from lab.probe.target import READ_NOTES
     from lab.probe.targets import command_target
     from lab.probe.warm import program_args, warm_module

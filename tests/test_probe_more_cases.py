@@ -38,7 +38,7 @@ def faulty(mode: str):
 
 def approving(mode: str):
     program = f"{sys.executable} {AGENTS / 'approving_loop.py'} --mode {mode}"
-    return command_target(program, READ_NOTES, DENY_TOUCH)
+    return command_target(program, READ_NOTES, denied_call=DENY_TOUCH)
 
 
 # (case, the harness that misses it, the grade, a line its verdict must hold)
@@ -65,12 +65,13 @@ BREAKERS = [
     ("P23", approving("lose"), FAIL, "the malformed call toolu_p23_01 got no result"),
 ]
 # A program that keeps a case another way than the lab's harness does.
+P23_ANSWERED = "request #2 answers toolu_p23_01: a tool_result, is_error true"
 KEEPERS = [
     ("P13", faulty("careful"), "text and tool_use, in order, same ids and inputs"),
     ("P17", faulty("drop-beta"), "changed: the anthropic-beta header"),
     ("P19", faulty("extra"), "the cut answer was continued to its end"),
     ("P23", approving("careful"), "the human log .lab-probe-human.log: absent"),
-    ("P23", approving("ask-first"), "request #2 answers toolu_p23_01: is_error=true"),
+    ("P23", approving("ask-first"), P23_ANSWERED),
 ]
 
 
@@ -95,7 +96,7 @@ def test_the_reference_harness_keeps_every_later_case(cells):
     assert verdicts["P15"].because == "gave up after 6 tries and said so (exit not 0)"
     assert "the final answer was cut off by max_tokens" in said(verdicts["P19"])
     assert "the model refused" in said(verdicts["P20"])
-    assert "request #2 answers toolu_p23_01: is_error=true" in verdicts["P23"].evidence
+    assert P23_ANSWERED in verdicts["P23"].evidence
 
 
 @pytest.mark.parametrize(("case", "target", "kind", "line"), BREAKERS)
@@ -261,7 +262,7 @@ def test_no_hand_mutant_of_the_judges_survives(cells, name, line, mutant):
 
 # ---- the permission contract -----------------------------------------------------------------
 def test_a_probed_program_is_told_to_approve_and_where_to_log_its_human():
-    target = command_target("python agent.py", READ_NOTES, DENY_TOUCH)
+    target = command_target("python agent.py", READ_NOTES, denied_call=DENY_TOUCH)
     assert target.denied_call == DENY_TOUCH
     assert (
         dict(target.env)
@@ -329,6 +330,7 @@ def test_the_readme_more_cases_table_is_the_catalogue():
     section = README.split("### More cases", 1)[1].split("\n### ", 1)[0]
     for case in MORE_CASES:
         row = (
-            f"| {case.id} | {case.title} | {case.checks} | {case.kept_when} | {OUTCOMES[case.id]} |"
+            f"| {case.id} | {case.title} | {case.checks} | {case.grade} | {case.kept_when} "
+            f"| {OUTCOMES[case.id]} |"
         )
         assert row in section, case.id

@@ -14,12 +14,16 @@ from pathlib import Path
 import anthropic
 import pytest
 
+from lab.probe.catalogue import BY_ID
 from lab.probe.fuzz import source, steps
 from lab.probe.serve import ServeError, resolve
 from lab.probe.target import READ_NOTES
 
 LAB = [sys.executable, "-m", "lab", "serve"]
 HAND_LOOP = Path(__file__).parent / "agents" / "hand_loop.py"
+
+
+KEPT_P1 = "P1 kept: the call declared end_turn ran, the run finished"
 
 
 def serve(*args: str, client=None, cwd=None) -> tuple[list[str], int]:
@@ -172,7 +176,7 @@ def test_by_hand_the_exports_start_a_harness_and_its_graded_verdict_says_the_can
     tmp_path: Path,
 ):
     process, intro = start("P1", "--until-done", cwd=tmp_path)
-    assert "# rule: kept when the call runs: its canary comes back in its tool_result" in intro
+    assert f"# rule: kept when {BY_ID['P1'].kept_when}" in intro
     write_canary(intro, tmp_path)
     assert by_hand(intro[:2], "careful", tmp_path) == 0
     out, _ = process.communicate(timeout=60)
@@ -187,7 +191,7 @@ def test_a_harness_that_trusts_the_declared_stop_reason_is_graded_as_lab_probe_g
     tmp_path: Path,
 ):
     from lab.probe.bench import probe
-    from lab.probe.cases import BY_ID
+    from lab.probe.catalogue import BY_ID
     from lab.probe.targets import command_target
 
     process, intro = start("P1", "--until-done", "--idle", "1", cwd=tmp_path)
@@ -232,8 +236,8 @@ def test_replay_plays_the_fault_to_a_second_run_and_grades_each_run(tmp_path: Pa
     assert first_answers(lines) == ["fault", "fault"]
     assert [line for line in lines if line.startswith("run ")] == ["run 1:", "run 2:"]
     assert [line for line in lines if line.startswith("P1 ")] == [
-        "P1 kept: the call declared end_turn ran",
-        "P1 kept: the call declared end_turn ran",
+        KEPT_P1,
+        KEPT_P1,
     ]
     assert "canary: came back (request #4)" in lines  # the second run's, numbered on
 
@@ -261,6 +265,6 @@ def test_ctrl_c_prints_the_graded_verdict(tmp_path: Path):
     by_hand(intro[:2], "careful", tmp_path)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
-    assert "P1 kept: the call declared end_turn ran" in out.splitlines()
+    assert KEPT_P1 in out.splitlines()
     assert "Traceback" not in err
     assert process.returncode == 0

@@ -204,7 +204,7 @@ def chosen_targets(args: argparse.Namespace) -> list[Any]:
             call = parse_call(args.call) if args.call else READ_NOTES
             denied = parse_call(args.deny_call, "--deny-call") if args.deny_call else None
             final = parse_call(args.final_call, "--final-call") if args.final_call else None
-            return [command_target(args.cmd, call, final, denied)]
+            return [command_target(args.cmd, call, final=final, denied_call=denied)]
         return [resolve(name) for name in dict.fromkeys(args.targets)]
     except TargetError as error:
         raise usage_error(str(error)) from None

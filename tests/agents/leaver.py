@@ -20,4 +20,7 @@ subprocess.run([sys.executable, "-c", grandchild, marker], check=True)
 outside.write_text("written outside the scratch folder\n", encoding="utf-8")
 time.sleep(pause)
 client = anthropic.Anthropic(max_retries=0)
-client.messages.create(model="any", max_tokens=64, messages=[{"role": "user", "content": "hi"}])
+# It offers the probe's tool and sends the prompt: a request the script answers, not a side call.
+tool = {"name": "read_file", "input_schema": {"type": "object", "properties": {"path": {}}}}
+prompt = [{"role": "user", "content": sys.argv[-1]}]
+client.messages.create(model="any", max_tokens=64, messages=prompt, tools=[tool])
