@@ -110,29 +110,3 @@ def test_progress_on_stderr_is_a_line_per_new_breaker_and_per_tenth_example(caps
 
 
 # ---------------------------------------------------------------- examples per second
-def test_a_cmd_script_starts_warm_and_keeps_its_verdicts():
-    """`python SCRIPT.py` (what --cmd programs mostly are) forks from a warm parent, as
-    `python -m MODULE` does: the fuzz's trials skip the interpreter's start and the SDK's
-    import. Same verdicts as a cold start."""
-    import sys
-    from pathlib import Path
-
-    from lab.probe.bench import run_trial, warm_starts
-    from lab.probe.catalogue import BY_ID
-    from lab.probe.target import READ_NOTES
-    from lab.probe.targets import command_target
-    from lab.probe.warm import program_args, warm_module
-
-    script = Path(__file__).parent / "agents" / "hand_loop.py"
-    target = command_target(f"{sys.executable} {script} --mode trusting", READ_NOTES)
-    argv = target.argv("PROMPT", Path("."))
-    assert warm_module(argv) == str(script)
-    assert program_args(argv) == ["--mode", "trusting", "PROMPT"]
-    cold = run_trial(target, BY_ID["P1"])
-    with warm_starts([target]) as warm:
-        warmed = [run_trial(target, BY_ID[case], warm=warm) for case in ("P1", "P2")]
-        assert warm.cold == {}  # nothing made it start cold
-        assert list(warm.parents) == [str(script)]
-    assert warmed[0].verdict == cold.verdict
-    assert warmed[0].trial.exit == cold.trial.exit
-    assert warmed[1].verdict.kind == run_trial(target, BY_ID["P2"]).verdict.kind

@@ -182,7 +182,9 @@ def test_by_hand_the_exports_start_a_harness_and_its_graded_verdict_says_the_can
     out, _ = process.communicate(timeout=60)
     lines = out.splitlines()
     assert graded(lines, "P1") == "kept"
-    assert "  request #2 answers toolu_p1_01: is_error=false, canary seen" in lines
+    said = "  request #2 answers toolu_p1_01: a tool_result, no is_error, canary seen in its "
+    said += "tool_result"
+    assert said in lines
     assert "canary: came back (request #2)" in lines
     assert process.returncode == 0
 
