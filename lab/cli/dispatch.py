@@ -152,8 +152,11 @@ class Interrupts:
         raise KeyboardInterrupt
 
     def __exit__(self, *exc: object) -> None:
-        if self.previous is not None:
-            signal.signal(signal.SIGINT, self.previous)
+        if self.previous is None:
+            return
+        # After a Ctrl-C the command is ending with 130: a second one (or one delivered again by
+        # interrupt_again's timer) must not kill the process on its way out.
+        signal.signal(signal.SIGINT, signal.SIG_IGN if self.seen else self.previous)
 
 
 def main(argv: list[str] | None = None) -> int:
