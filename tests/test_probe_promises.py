@@ -52,10 +52,12 @@ def standing_in(monkeypatch, name: str, verdict: str | None) -> None:
 
 def test_p1_names_the_loss_in_continuation_s_words(monkeypatch):
     dropped = trial_of("P1", [({"messages": [ASK]}, 0)])
-    assert "no later request the API took answers it" in BY_ID["P1"].judge(dropped).because
+    verdict = BY_ID["P1"].judge(dropped)
+    assert verdict.because == "the call was dropped: its canary never came back"
+    assert verdict.evidence[1].endswith("no later request the API took answers it")
     standing_in(monkeypatch, "continuation", "CONTINUATION SAYS SO")
     verdict = BY_ID["P1"].judge(dropped)
-    assert (verdict.kind, verdict.because.endswith("; CONTINUATION SAYS SO")) == ("fail", True)
+    assert (verdict.kind, verdict.evidence[1]) == ("fail", "continuation: CONTINUATION SAYS SO")
 
 
 def test_p1b_rejects_exactly_where_pairing_does(monkeypatch):

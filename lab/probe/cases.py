@@ -96,8 +96,6 @@ def first_at(trial: Trial, stage: int) -> Exchange | None:
 
 
 # ---------------------------------------------------------------- P1 / P1s: declared end_turn
-
-
 def judge_call_ran(trial: Trial) -> Verdict:
     first, again = trial.stage_ids(0, fault=True) + trial.stage_ids(0)
     ran = trial.ran(first) or trial.ran(again)
@@ -105,7 +103,8 @@ def judge_call_ran(trial: Trial) -> Verdict:
     if ran is None:
         # P1 wants it run (its canary; a text history has no tool_result): continuation only says
         lost = promises.continuation(record_of(trial)) or "answered, never run"
-        return graded(FAIL, f"the call was dropped: its canary never came back; {lost}", *evidence)
+        because = "the call was dropped: its canary never came back"
+        return graded(FAIL, because, evidence[0], f"continuation: {lost}", *evidence[1:])
     if ran[0].rejected:
         return graded(
             FAIL, "the call ran, but the request carrying its result was rejected", *evidence

@@ -402,6 +402,7 @@ def judge_large_run(trial: Trial) -> Verdict:
         else ""
     )
     lines = [shown, *rejection_lines(trial), ending(trial, LARGE_TURNS)]
+    # run_end is pairing and no_crash; not continuation: a history written as text may keep P22
     end = run_end(trial, LARGE_TURNS)
     if end is None:
         return grade(INFO, "gave up before the end and said so (exit not 0)", *lines)
