@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lab.model import overloaded, turn
+from lab.model import rate_limited, turn
 from lab.probe import more_cases
 from lab.probe.bench import probe_pairs
 from lab.probe.cases import judge
@@ -131,7 +131,7 @@ def test_d9_is_na_for_a_program_without_a_permission_system(cells):
 def record(*requests: tuple[int, str, float], status: int | None = 0) -> Trial:
     """A trial from (stage, kind, arrival time) per request, for the judges' edges."""
     setting = Setting("P14", "canary", ("read_file", {}), None, "[m]", "[m] go")
-    stages = [Stage(turn("x"), fault=overloaded()), Stage(turn("done."))]
+    stages = [Stage(turn("x"), fault=rate_limited(RETRY_AFTER)), Stage(turn("done."))]
     exchanges = [
         Exchange(
             n,
@@ -140,12 +140,17 @@ def record(*requests: tuple[int, str, float], status: int | None = 0) -> Trial:
             {},
             200,
             "",
-            Played(n, stage, n, kind, None, False, n > 1),
+            Played(n, stage, n, kind, fault(stages[stage], kind), False, n > 1),
             at,
         )
         for n, (stage, kind, at) in enumerate(requests, 1)
     ]
     return Trial("t", setting, stages, exchanges, Exit(status, "", 5.0))
+
+
+def fault(stage: Stage, kind: str):
+    """What a request at `stage` was played: the stage's fault (the 429 and its retry-after)."""
+    return stage.fault if kind == "fault" else stage.answer
 
 
 def waits_graded(module=more_cases) -> list[str]:
@@ -189,7 +194,11 @@ MUTANTS = [
         "if 0:",
     ),
     ("P13 a missing turn is info", "        return FAIL, why", "        return INFO, why"),
-    ("P14 no tolerance check", "    if gap < RETRY_AFTER - TOLERANCE:", "    if False:"),
+    (
+        "P14 no tolerance check",
+        "    if promises.waited_as_told(record_of(trial), TOLERANCE):",
+        "    if False:",
+    ),
     ("P14 a tolerance of 1 s", "TOLERANCE = 0.1", "TOLERANCE = 1.0"),
     ("P15 no endless check", "        if tries >= ENDLESS:", "        if False:"),
     ("P15 exit 0 kept", 'return grade(FAIL, f"gave up after', 'return grade(KEPT, f"gave up after'),
@@ -200,7 +209,7 @@ MUTANTS = [
     ),
     (
         "rejections ignored",
-        "    if trial.rejections():\n        return grade(FAIL",
+        "    if pairing_of(trial):\n        return grade(FAIL",
         "    if 0:\n        return grade(FAIL",
     ),
     ("P16 no parse check", "and PARSE_CRASH.search(said):", "and False:"),
@@ -226,7 +235,7 @@ MUTANTS = [
         "        return grade(NON_STRICT, why, *lines)\n    silent",
         "        return grade(KEPT, why, *lines)\n    silent",
     ),
-    ("P21 extras ignored", "    if extra:\n", "    if False:\n"),
+    ("P21 extras ignored", "    if past:\n", "    if False:\n"),
     ("P23 the log ignored", "    if HUMAN_LOG in trial.new_files:\n", "    if False:\n"),
     ("P23 no result kept", "    if trial.first_result(call) is None:", "    if False:"),
     (

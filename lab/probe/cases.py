@@ -3,7 +3,8 @@
 A case builds its script (stages, see conversation.py) from the run's Setting and grades a Trial
 (lab/probe/grades.py): kept, fail, non-strict, info, n/a or not reached, with the evidence that
 decided it. Judges are built from named questions on Trial and read only the wire, the exit
-status and the scratch folder, so a new target needs no new judging code.
+status and the scratch folder, so a new target needs no new judging code. Where a case's rule is
+a promise of lab/promises.py, the case calls that one judge over the trial's Record.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from lab import promises
 from lab.model.script import overloaded, rate_limited
 from lab.probe.conversation import Stage
 from lab.probe.grades import FAIL, INFO, KEPT, NA, NON_STRICT, NOT_REACHED, Verdict
@@ -31,7 +33,8 @@ from lab.probe.scripts import (
     two_calls,
     unknown_tool,
 )
-from lab.probe.trial import Exchange, Setting, Trial
+from lab.probe.trial import NOT_AS_BLOCKS, Exchange, Setting, Trial
+from lab.probe.wire import pairing_of, record_of
 
 __all__ = ["CORE_CASES", "UNKNOWN_TOOL", "Case", "Verdict", "invalid_input", "judge"]
 
@@ -71,11 +74,11 @@ def answered_line(trial: Trial, tool_id: str) -> str:
 
 def ending(trial: Trial) -> str | None:
     """Why the run did not end well, or None: refused, failed, stopped, or quit silently."""
-    if rejected := trial.rejections():
-        return f"request #{rejected[0].number} was rejected: {rejected[0].answer}"
+    if unpaired := pairing_of(trial):
+        return unpaired
     if trial.exit.status is None:
         return "the run did not end"
-    if not trial.exit.clean:
+    if promises.no_crash(record_of(trial)):
         return f"the program failed (exit status {trial.exit.status})"
     if not trial.final_reached():
         return "the program exited 0 without asking for its final answer (gave up silently)"
@@ -93,14 +96,15 @@ def first_at(trial: Trial, stage: int) -> Exchange | None:
 
 
 # ---------------------------------------------------------------- P1 / P1s: declared end_turn
-
-
 def judge_call_ran(trial: Trial) -> Verdict:
     first, again = trial.stage_ids(0, fault=True) + trial.stage_ids(0)
     ran = trial.ran(first) or trial.ran(again)
     evidence = (answered_line(trial, first), trial.quoted(ran[0] if ran else None), *the_end(trial))
     if ran is None:
-        return graded(FAIL, "the call was dropped: its canary never came back", *evidence)
+        # P1 wants it run (its canary; a text history has no tool_result): continuation only says
+        lost = promises.continuation(record_of(trial)) or "answered, never run"
+        because = "the call was dropped: its canary never came back"
+        return graded(FAIL, because, evidence[0], f"continuation: {lost}", *evidence[1:])
     if ran[0].rejected:
         return graded(
             FAIL, "the call ran, but the request carrying its result was rejected", *evidence
@@ -118,9 +122,9 @@ def judge_no_empty_follow_up(trial: Trial) -> Verdict:
     follow = trial.conversation()[1:]
     seen = f"{len(follow)} request(s) after the answer" if follow else "no request after it"
     evidence = (trial.quoted(follow[0] if follow else None), *the_end(trial))
-    if trial.rejections():
+    if pairing_of(trial):
         return graded(FAIL, "a follow-up request was rejected", *evidence)
-    if not trial.exit.clean:
+    if promises.no_crash(record_of(trial)):
         return graded(FAIL, "the program failed on an answer with nothing to run", *evidence)
     return graded(KEPT, f"no empty or invalid follow-up ({seen}), exit 0", *evidence)
 
@@ -128,9 +132,9 @@ def judge_no_empty_follow_up(trial: Trial) -> Verdict:
 # ---------------------------------------------------------------- P2 / P3: answered with an error
 
 
-def judge_error_answered(what: str) -> Callable[[Trial], Verdict]:
-    """P2, P3: the bad call is answered with is_error and the loop goes on (the turn re-sent
-    whole: an unknown call renamed into another tool is caught here)."""
+def judge_error_answered(what: str, promise: str) -> Callable[[Trial], Verdict]:
+    """P2, P3: the bad call is answered with is_error (the promise named) and the loop goes on (the
+    turn re-sent whole: an unknown call renamed into another tool is caught here)."""
 
     def judge(trial: Trial) -> Verdict:
         (call,) = trial.stage_ids(0)
@@ -142,7 +146,7 @@ def judge_error_answered(what: str) -> Callable[[Trial], Verdict]:
             f"the assistant turn: {resent[1]}" if resent and resent[1] else "",
             *the_end(trial),
         )
-        if trial.rejections():
+        if pairing_of(trial):
             return graded(FAIL, ending(trial) or "", *evidence)
         if answer is None and trial.exit.clean:
             return graded(FAIL, f"{what} got no result: the call was silently lost", *evidence)
@@ -150,8 +154,9 @@ def judge_error_answered(what: str) -> Callable[[Trial], Verdict]:
             return graded(FAIL, f"{what} got no result: {ending(trial)}", *evidence)
         if (problem := ending(trial)) is not None:
             return graded(FAIL, f"{what} was answered, but then {problem}", *evidence)
-        if answer[1] != "is_error":
-            how = "as text" if answer[1] == "text" else "with a tool_result"
+        # P3's call is invalid by the case's making, whatever schema the target offers
+        if getattr(promises, promise)(record_of(trial)) or answer[1] != "is_error":
+            how = {"text": "as text", "result": "with a tool_result"}.get(answer[1], "wrongly")
             return graded(NON_STRICT, f"{what} was answered {how} without is_error", *evidence)
         if resent and resent[1]:
             return graded(NON_STRICT, f"{what} got is_error, but {resent[1]}", *evidence)
@@ -173,9 +178,10 @@ def judge_invalid_json(trial: Trial) -> Verdict:
         trial.quoted(answer[0] if answer else trial.next_in_conversation(first_at(trial, 0))),
         *the_end(trial),
     )
-    if trial.rejections():
+    # "asked again" is the case's own alternative to continuation (which wants it answered)
+    if pairing_of(trial):
         return graded(FAIL, "a later request broke the pairing", *evidence)
-    if trial.exit.status is not None and not trial.exit.clean:
+    if trial.exit.status is not None and promises.no_crash(record_of(trial)):
         return graded(FAIL, "the program crashed on unreadable tool JSON", *evidence)
     if not (answer or asked_again):
         return graded(FAIL, f"{broken} was neither answered nor asked again: lost", *evidence)
@@ -219,14 +225,16 @@ def judge_two_calls(trial: Trial) -> Verdict:
         *the_end(trial),
     )
     lost = [call for call, answer in answers.items() if answer is None]
-    if lost or trial.rejections():
+    if lost or pairing_of(trial):
         because = f"{', '.join(lost)} never answered" if lost else ending(trial) or ""
         return graded(FAIL, because, *evidence)
     if (problem := ending(trial)) is not None:
         return graded(FAIL, problem, *evidence)
-    if resent is None or resent[1] is not None:
+    if resent is None or resent[1] == NOT_AS_BLOCKS:  # the promise judges turns sent as blocks
         why = resent[1] if resent else None
         return graded(NON_STRICT, why or "the assistant turn never came back", *evidence)
+    if changed := promises.resent_whole(record_of(trial)):
+        return graded(NON_STRICT, resent[1] or changed, *evidence)
     if sorted(leading, key=str) != [first, second]:  # key: a result may lack its id
         return graded(NON_STRICT, f"the next user message begins with {leading}", *evidence)
     return graded(
@@ -252,9 +260,10 @@ def judge_retried(wait: float | None) -> Callable[[Trial], Verdict]:
             f"retry-after: {wait:g} s (tolerance {RETRY_TOLERANCE:g} s)" if wait else "",
             *the_end(trial),
         )
-        if trial.rejections():
+        record = record_of(trial)
+        if pairing_of(trial):
             return graded(FAIL, ending(trial) or "", *evidence)
-        if gap is None:
+        if gap is None and promises.retried(record):
             if trial.exit.clean:
                 return graded(
                     FAIL, "gave up after a transient fault, reporting success (exit 0)", *evidence
@@ -265,9 +274,11 @@ def judge_retried(wait: float | None) -> Callable[[Trial], Verdict]:
                 f"(exit status {trial.exit.status})",
                 *evidence,
             )
+        if gap is None:
+            return graded(FAIL, "the run went on without asking again", *evidence)
         if (problem := ending(trial)) is not None:
             return graded(FAIL, f"retried, but then {problem}", *evidence)
-        if wait is not None and gap < wait - RETRY_TOLERANCE:
+        if wait is not None and promises.waited_as_told(record, RETRY_TOLERANCE):
             return graded(
                 NON_STRICT,
                 f"retry-after ignored: asked again after {gap:.1f} s, told {wait:g} s",
@@ -294,15 +305,17 @@ def judge_survived_stream(trial: Trial) -> Verdict:
         trial.quoted(ran[0] if ran else trial.next_in_conversation(first_at(trial, 0))),
         *the_end(trial),
     )
-    if ran is not None:
+    record = record_of(trial)
+    # partial_dropped also breaks when the draft is sent back unrun: the case grades that info.
+    if ran is not None and promises.partial_dropped(record):
         return graded(
             FAIL, f"the call from the failed stream ran: its canary came back {ran[1]}", *evidence
         )
-    if trial.rejections():
+    if pairing_of(trial):
         return graded(FAIL, "a later request left a tool_use unanswered", *evidence)
     if trial.exit.status is None:
         return graded(FAIL, "the run did not end", *evidence)
-    if not trial.exit.clean:
+    if promises.no_crash(record):
         return graded(
             INFO,
             "a typed error reached the caller (exit status "
@@ -340,11 +353,10 @@ def judge_cut_call(trial: Trial) -> Verdict:
         trial.quoted(ran[0] if ran else trial.next_in_conversation(first_at(trial, 0))),
         *the_end(trial),
     )
-    if ran is not None:
-        return graded(
-            FAIL, f"the call cut by max_tokens ran: its canary came back {ran[1]}", *evidence
-        )
-    if trial.rejections() or trial.exit.status is None:
+    if cut_ran := promises.cut_calls_not_run(record_of(trial)):
+        how = f"its canary came back {ran[1]}" if ran else cut_ran
+        return graded(FAIL, f"the call cut by max_tokens ran: {how}", *evidence)
+    if pairing_of(trial) or trial.exit.status is None:
         return graded(FAIL, ending(trial) or "", *evidence)
     if (problem := ending(trial)) is not None:
         return graded(INFO, f"the cut call was not run; {problem}", *evidence)
@@ -386,6 +398,7 @@ def judge_long_run(trial: Trial) -> Verdict:
         f"{ran} of {LONG_RUN - 1} calls ran (canary seen)",
         *the_end(trial),
     )
+    # ending() is pairing and no_crash; not continuation: a text history keeps P12 (canaries)
     if (problem := ending(trial)) is not None:
         return graded(FAIL, f"{got} of {LONG_RUN} answers asked for; {problem}", *evidence)
     return graded(KEPT, f"all {LONG_RUN} answers asked for, every request valid", *evidence)
@@ -433,7 +446,7 @@ CORE_CASES: list[Case] = [
         "M2: an unknown name becomes an is_error result, the loop goes on (the lab's D7)",
         "an is_error tool_result for the call, the turn sent back whole, the run finishes",
         unknown_tool,
-        judge_error_answered("the unknown tool call"),
+        judge_error_answered("the unknown tool call", "unknown_tool_answered"),
         grade="【一】",
         outcomes="fail: no answer (lost), a rejected request, a crash; non-strict: answered "
         "without is_error (an error text, or text history), or the turn sent back changed "
@@ -445,7 +458,7 @@ CORE_CASES: list[Case] = [
         "M3: validation answers a malformed call with an is_error result",
         "an is_error tool_result for the call, the run finishes",
         invalid_input_stages,
-        judge_error_answered("the schema-invalid call"),
+        judge_error_answered("the schema-invalid call", "invalid_input_answered"),
         grade="【二】",
         outcomes="fail: no answer, a rejected request, a crash; non-strict: answered without "
         "is_error",

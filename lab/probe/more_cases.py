@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import cast
 
+from lab import promises
 from lab.model.script import ApiError, Turn, proxy_error, rate_limited, text, tool_use, turn
 from lab.probe.cases import Case, answered_line, invalid_input
 from lab.probe.conversation import Stage
@@ -22,6 +23,7 @@ from lab.probe.grades import FAIL, INFO, KEPT, NON_STRICT, Verdict
 from lab.probe.scripts import finish, ids, the_call
 from lab.probe.target import HUMAN_LOG
 from lab.probe.trial import Exchange, Setting, Trial, short
+from lab.probe.wire import pairing_of, record_of
 
 RETRY_AFTER = 1.0  # seconds the 429 (P14) and the persistent 529 (P15) ask for
 TOLERANCE = 0.1  # seconds a measured wait may fall short of retry-after (clocks, rounding)
@@ -63,12 +65,12 @@ def run_end(trial: Trial, final: int) -> Verdict | None:
     its final answer and exited 0."""
     reached = trial.reached(final) is not None
     line = ending(trial, final)
-    if trial.rejections():
+    if pairing_of(trial):
         return grade(FAIL, "a later request was rejected", *rejection_lines(trial), line)
     if trial.exit.status is None:
         return grade(FAIL, "the run never ended (stopped at the time limit)", line)
     if reached:
-        if trial.exit.clean:
+        if not promises.no_crash(record_of(trial)):
             return grade(KEPT, "the run reached its final answer", line)
         return grade(FAIL, "the final answer came, then the program failed", line)
     if trial.exit.clean:
@@ -170,6 +172,10 @@ def judge_whole_turn(trial: Trial) -> Verdict:
     if found:
         worst = next(g for g in (FAIL, NON_STRICT, INFO) if any(k == g for k, _ in found))
         return grade(worst, "; ".join(why for _, why in found), shown, trial.exit.line())
+    # turn_problem grades how a turn came back (a rewritten call fails, lost text is non-strict,
+    # a history as text is info); the promise judges every later request, the blocks whole.
+    if changed := promises.resent_whole(record_of(trial)):
+        return grade(NON_STRICT, changed, shown, trial.exit.line())
     if threaded(request):
         why = (
             "the history is held by the server (a message thread): every turn as the model gave it"
@@ -202,7 +208,7 @@ def judge_waited(trial: Trial) -> Verdict:
         return grade(NON_STRICT, "not retried: the 429 was the run's last word", *lines)
     gap = tries[1].at - tries[0].at
     waited = f"asked again {gap:.2f} s after the 429; retry-after said {RETRY_AFTER:g} s"
-    if gap < RETRY_AFTER - TOLERANCE:
+    if promises.waited_as_told(record_of(trial), TOLERANCE):
         return grade(NON_STRICT, f"retry-after ignored: {waited}", *lines)
     end = run_end(trial, 1)
     if end is not None and end.kind == FAIL:
@@ -350,10 +356,11 @@ def judge_refusal(trial: Trial) -> Verdict:
 def judge_no_extra(trial: Trial) -> Verdict:
     extra = [e for e in trial.exchanges if e.played and e.played.kind == "extra"]
     lines = [*[e.line() for e in extra[:3]], ending(trial, 1)]
-    if extra and trial.exit.status is None:
+    past = promises.termination(record_of(trial))
+    if past and trial.exit.status is None:
         why = f"kept asking after the final answer ({len(extra)}x) until stopped"
         return grade(FAIL, why, *lines)
-    if extra:
+    if past:
         return grade(NON_STRICT, f"{len(extra)} request(s) after the final answer", *lines)
     end = run_end(trial, 1)
     if end is None:
@@ -395,6 +402,7 @@ def judge_large_run(trial: Trial) -> Verdict:
         else ""
     )
     lines = [shown, *rejection_lines(trial), ending(trial, LARGE_TURNS)]
+    # run_end is pairing and no_crash; not continuation: a history written as text may keep P22
     end = run_end(trial, LARGE_TURNS)
     if end is None:
         return grade(INFO, "gave up before the end and said so (exit not 0)", *lines)

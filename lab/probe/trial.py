@@ -228,10 +228,7 @@ class Trial:
         if not holders and isinstance(after.body, dict) and after.body.get("thread"):
             return after, None  # a message thread: the API holds the turn as it answered it
         if not holders:
-            return (
-                after,
-                "the calls were not sent back as tool_use blocks (text only, or not at all)",
-            )
+            return after, NOT_AS_BLOCKS
         if len(holders) > 1:
             return after, f"the assistant turn was split into {len(holders)} turns"
         sent = [_signature(b) for b in _content(holders[0]) if isinstance(b, dict)]
@@ -242,6 +239,9 @@ class Trial:
         step = self.stages[stage].fault if fault else self.stages[stage].answer
         played = turn_of(step)
         return [b["id"] for b in played.blocks if b.get("type") == "tool_use"] if played else []
+
+
+NOT_AS_BLOCKS = "the calls were not sent back as tool_use blocks (text only, or not at all)"
 
 
 def result_text(block: dict) -> str:

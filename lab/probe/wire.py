@@ -10,7 +10,7 @@ Record: a probe Trial or a WireRun is *viewed* as a Record (`record_of`), nothin
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from lab import promises
@@ -19,7 +19,14 @@ from lab.probe.conversation import turn_of
 from lab.probe.trial import Exchange, Trial
 from lab.record import Ending, Kind, Ran, Record, Reply
 
-__all__ = ["WIRE_INVARIANTS", "ExchangeView", "WireRun", "record_of", "wire_problems"]
+__all__ = [
+    "WIRE_INVARIANTS",
+    "ExchangeView",
+    "WireRun",
+    "pairing_of",
+    "record_of",
+    "wire_problems",
+]
 
 # What the conversation's log calls a request's reply, in the Record's words.
 KINDS: dict[str, Kind] = {"answer": "answer", "side call": "side", "extra": "extra"}
@@ -56,7 +63,7 @@ class ExchangeView:
 
     @property
     def at(self) -> float:
-        return float(getattr(self.exchange, "at", 0.0))  # the exchange's send time, once kept
+        return self.exchange.at
 
     @property
     def body(self) -> Any:
@@ -94,6 +101,21 @@ def record_of(trial: Trial) -> Record:
     exit = trial.exit
     ending = Ending(f"exit {exit.status}", not exit.clean, exit.line())
     return Record(views(trial.exchanges), ending, ran=ran)
+
+
+def holds_own_history(request: ExchangeView) -> bool:
+    """The request carries its whole history: a message thread's `continue` carries only what
+    is new, the API pairing it with the turns it holds (and rejecting what breaks the rule)."""
+    body = request.body
+    return request.reply.kind == "rejected" or not (isinstance(body, dict) and body.get("thread"))
+
+
+def pairing_of(trial: Trial) -> str | None:
+    """The pairing promise over a probe Trial: a rejected request, or a history that breaks the
+    rule, among the requests that carry their history."""
+    record = record_of(trial)
+    own = [r for r in record.requests if isinstance(r, ExchangeView) and holds_own_history(r)]
+    return promises.pairing(replace(record, requests=own))
 
 
 @dataclass(frozen=True)
