@@ -100,8 +100,9 @@ def test_the_reference_harness_keeps_every_case_but_its_known_gaps(cells):
 def test_the_course_fails_exactly_where_the_course_gives_way(cells):
     failed = {c.id for c in CORE_CASES if cells[("lab-course", c.id)].verdict.kind == "fail"}
     kept = {c.id for c in CORE_CASES if cells[("lab-course", c.id)].verdict.kind == "kept"}
-    assert kept == set(COURSE_KEEPS)
-    assert failed == {c.id for c in CORE_CASES} - set(COURSE_KEEPS)
+    core = {c.id for c in CORE_CASES}
+    assert kept == set(COURSE_KEEPS) & core
+    assert failed == core - set(COURSE_KEEPS)
     assert cells[("lab-course", "P10")].verdict.because == (
         "the call cut by max_tokens ran: its canary came back in its tool_result"
     )
