@@ -1,7 +1,7 @@
 """D10 · M4: no workspace wall; leaving the workspace only asks the human."""
 
+from lab.course_rules import course_permissions
 from lab.experiment import Experiment
-from lab.harness.permissions import course_permissions
 from lab.model import text, tool_use, turn
 from lab.scenario import Scenario
 

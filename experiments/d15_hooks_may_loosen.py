@@ -24,9 +24,10 @@ EXPERIMENT = Experiment(
         "en": "Hooks can only tighten: a hook's allow must still face the deny and ask rules.",
         "zh": "插线口只能收紧，不能放松：钩子放行，拒绝和询问规则照样生效。",
     },
-    grade="beyond",
-    source="beyond the seed: the real pre-v2.1.77 bug in which a hook's allow bypassed "
-    "deny rules; the invariant it breaks (hooks only tighten) is seed §7 【二】",
+    grade="二",
+    source="seed §7 and §12-Q4: hooks only tighten, a hook's allow does not get past the deny "
+    "and ask rules (official docs) 【二】; the fault injected, the real pre-v2.1.77 bug in "
+    "which it did, is beyond the seed",
     flips={"hooks_may_loosen": True},
     scenario=Scenario(
         prompt="Reset the workspace.",

@@ -47,8 +47,9 @@ class Switches:
         False,
         course=(
             False,
-            "s01-s04 decide by the content blocks (the course web site's older revision "
-            "tests stop_reason: that is D1's degraded loop)",
+            "revision-dependent: at f9e8b28 s01-s04 decide by the content blocks and never read "
+            "stop_reason; the course web site's older revision (and s03 at 195ac6f) tests "
+            "stop_reason != 'tool_use': that is D1's degraded loop",
         ),
         mechanism="M1",
         experiments="D1, D1b",
@@ -113,7 +114,11 @@ class Switches:
     )
     parallel_batches: bool = flag(
         True,
-        course=(False, "tools run strictly one after another: no threads, no asyncio"),
+        course=(
+            False,
+            "tools run strictly one after another: no threads, no asyncio (the repo's chapter "
+            "index still lists concurrency as an s02 key concept, a contradiction the seed notes)",
+        ),
         mechanism="M2",
         experiments="D19",
         reader="lab/harness/batching.py",
@@ -138,8 +143,10 @@ class Switches:
         False,
         course=(
             True,
-            "s01 runs every tool_use block of the answer and never reads stop_reason, so a "
-            "call cut by max_tokens runs with the fields that arrived",
+            "revision-dependent: at f9e8b28 s01 runs every tool_use block of the answer and "
+            "never reads stop_reason, so a call cut by max_tokens runs with the fields that "
+            "arrived; a revision that tests stop_reason != 'tool_use' (the web site's, s03 at "
+            "195ac6f) stops at max_tokens and runs nothing",
         ),
         mechanism="M3",
         experiments="D21",
@@ -155,8 +162,17 @@ class Switches:
         True,
         course=(
             False,
-            "s03/s04 implement only the last two stages (permission, then run): nothing checks "
-            "an input's shape on the way in, so a malformed call reaches the y/N question (D9)",
+            "the seed: 「教学版只实现了这条链的后两段【一】，前半段不是不存在，是被外部件代工了："
+            "……前半段之所以能省，是因为教学版工具个位数、SDK 替它扛了外形检查」. The lab reads "
+            "the code otherwise: s03/s04 implement only the last two stages (the gates, then "
+            "handler(**block.input)), and no outside part checks a tool_use input's shape. The "
+            "SDK parses the input's JSON and never checks it against input_schema (it turns a "
+            'cut {"path": "/tm into {}, no error: D21 runs such a call); the API holds an input '
+            "to the schema only for a tool with strict: true (platform.claude.com/docs/"
+            "agents-and-tools/tool-use/strict-tool-use: without it Claude may omit required "
+            "fields or send the wrong type), and the course's tools set no strict. So a "
+            "malformed call meets the gates, then the handler raises TypeError with no try "
+            "around it (D8, D9)",
         ),
         mechanism="M3",
         experiments="D9",
@@ -231,14 +247,20 @@ class Switches:
     )
     workspace_wall: bool = flag(
         True,
-        course=(False, "s03 dropped safe_path from the file tools"),
+        course=(
+            False,
+            "revision-dependent: at f9e8b28 s03's file tools call safe_path 0 times (s02: 5), "
+            "so leaving the workspace meets only the 'Writing outside workspace' question; other "
+            "s03 revisions (e.g. 195ac6f, whose file tools come from common.py) still call it",
+        ),
         mechanism="M4",
         experiments="D10",
         reader="lab/scenario.py",
         fault="Off (the course's s03 dropped safe_path): file tools reach outside the "
         "workspace, and only a question to the human stands in the way.",
         grade="一",
-        source="seed §6 and §10-3: safe_path is called 5 times in s02 and 0 times in s03",
+        source="seed §6 and §10-3: safe_path is called 5 times in s02 and 0 times in s03 "
+        "(固定提交实测: measured at the pinned commit)",
     )
     split_compound_commands: bool = flag(
         True,

@@ -242,12 +242,27 @@ def test_compare_course_lists_the_course_gaps_experiments_only(lab):
     assert "D4" not in ids
     # D11 is not here: the course's substring deny list denies `ls && rm -rf /` (moot switch).
     assert ids == {"D8", "D9", "D10", "D12", "D13", "D14", "D16", "D19", "D21", "D26", "D28"}
-    row_verdicts = [
-        line.rstrip().rstrip("│").split("│")[-1].strip()
+    verdicts = {
+        (cells[0], cells[1]): cells[-1]
         for line in out.splitlines()
         if ROW_ID.match(line)
-    ]
-    assert row_verdicts and set(row_verdicts) == {"yes"}
+        for cells in [[c.strip() for c in line.strip("│ ").split("│")]]
+    }
+    # D26's degradation needs its own Edit(.env) deny rule: the course's rules have none.
+    assert verdicts[("D26", "ran_denied_by_rule")] == "own rules only"
+    # The workspace wall's course value holds at the pinned commit only.
+    assert verdicts[("D10", "outside_reads")] == "yes †"
+    assert verdicts[("D8", "run_completed")] == "yes"
+    assert set(verdicts.values()) <= {"yes", "yes †", "own rules only", "no"}
+    assert "own rules: the same switches with the experiment's own rules" in flat(out)
+    assert "† holds at the pinned commit f9e8b28 only" in flat(out)
+
+
+def test_compare_course_in_chinese_labels_both_readings(lab):
+    code, out, _ = lab("compare", "course", "--lang", "zh")
+    assert code == 0
+    assert "实验自带规则" in out and "仅在实验自带规则下" in out and "教学版" in out
+    assert "own rules" not in out and "as degraded" not in out
 
 
 def test_compare_is_deterministic_in_process(lab):

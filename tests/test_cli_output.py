@@ -125,8 +125,26 @@ def test_compare_json_matches_the_table(lab):
     _, table, _ = lab("compare", "course")
     shown = {m.group(1) for line in table.splitlines() if (m := re.match(r"^│ (D\d+\w*) +│", line))}
     assert shown and {row["id"] for row in report["rows"]} == shown
-    assert all(row["as_degraded"] is True for row in report["rows"])
-    assert set(report["rows"][0]) == {"id", "observable", "reference", "course", "as_degraded"}
+    assert set(report["rows"][0]) == {
+        "id",
+        "observable",
+        "reference",
+        "course",
+        "own_rules",
+        "as_degraded",
+        "as_degraded_own_rules",
+        "revision_dependent",
+    }
+    rows = {(row["id"], row["observable"]): row for row in report["rows"]}
+    d26 = rows[("D26", "ran_denied_by_rule")]
+    assert (d26["course"], d26["own_rules"], d26["as_degraded"]) == (False, True, False)
+    assert d26["as_degraded_own_rules"] is True and d26["revision_dependent"] is False
+    assert rows[("D10", "outside_reads")]["revision_dependent"] is True
+    assert set(report["revision_dependent"]) == {
+        "trust_stop_reason",
+        "execute_truncated_calls",
+        "workspace_wall",
+    }
 
 
 def words(text: str) -> set[str]:

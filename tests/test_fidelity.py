@@ -141,9 +141,9 @@ def test_every_shipped_experiment_states_its_grade_and_source(experiment):
 
 def test_the_grades_the_seed_gives():
     expected = {"D7": "一", "D8": "一", "D10": "一", "D12": "一", "D26": "一", "D23": "一"}
-    expected |= {"D4": "二", "D24": "二", "D25": "二", "D28": "二", "D11": "二"}
+    expected |= {"D4": "二", "D24": "二", "D25": "二", "D28": "二", "D11": "二", "D15": "二"}
     expected |= {"D1": "三", "D17": "三", "D18": "三", "D27": "三", "D16": "三"}
-    expected |= {"D1b": "beyond", "D15": "beyond", "D19": "beyond"}
+    expected |= {"D1b": "beyond", "D19": "beyond"}
     assert {i: EXPERIMENTS[i].grade for i in expected} == expected
 
 
@@ -164,9 +164,10 @@ def test_lab_list_and_run_show_the_grade(capsys, monkeypatch):
     assert main(["list"]) == 0
     listed = capsys.readouterr().out
     assert "beyond the seed" in listed and "【一】" in listed and "grade" in listed
-    assert main(["run", "D15", "D7"]) == 0
+    assert main(["run", "D15", "D7", "D19"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"^D15 · M5 the hook sockets · beyond the seed · Hooks may", out, re.M)
+    assert re.search(r"^D15 · M5 the hook sockets · 【二】 · Hooks may", out, re.M)
+    assert re.search(r"^D19 · M2 the dispatch table · beyond the seed · ", out, re.M)
     assert re.search(r"^D7 · M2 the dispatch table · 【一】 · ", out, re.M)
     assert main(["run", "--json", "D7"]) == 0
     assert '"grade": "一"' in capsys.readouterr().out

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lab.cli.parser import EXIT_DEVIATED, EXIT_OK, EXIT_USAGE, PRESETS
+from lab.cli.parser import EXIT_DEVIATED, EXIT_OK, EXIT_USAGE
 from lab.errors import UsageError
 from lab.switches import Switches
 
@@ -122,48 +122,18 @@ def cmd_show(args: argparse.Namespace, out: Console) -> int:
 
 
 def cmd_compare(args: argparse.Namespace, out: Console) -> int:
-    """Reference vs a preset, for every experiment whose switch the preset flips."""
-    from rich.table import Table
+    """Reference vs a preset (its switches and its own rules), for every experiment whose
+    switches the preset flips; each row also read with the experiment's own rules."""
+    from lab.compare import PRESETS as COMPARED
+    from lab.compare import compare, compare_json
+    from lab.views.compare import compare_view
 
-    from lab.scenario import run_scenario
-    from lab.views.report import flips_text, show
-
-    preset = PRESETS[args.preset]()
-    flipped = preset.differences()
-    rows = []
-    for experiment in chosen(args, []):
-        flips = experiment.flips.items()
-        if not all(name in flipped and flipped[name] == value for name, value in flips):
-            continue
-        reference = run_scenario(experiment.scenario, Switches())
-        other = run_scenario(experiment.scenario, preset)
-        for name, (_, degraded) in experiment.expect.items():
-            observe = experiment.observable(name)
-            seen = observe(other)
-            rows.append((experiment.id, name, observe(reference), seen, seen == degraded))
+    rows = compare(args.preset, chosen(args, []))
     if args.json:
-        print_json(
-            {
-                "preset": args.preset,
-                "flips": flipped,
-                "rows": [
-                    {"id": i, "observable": n, "reference": r, args.preset: p, "as_degraded": d}
-                    for i, n, r, p, d in rows
-                ],
-            }
-        )
+        print_json(compare_json(args.preset, rows))
         return EXIT_OK
-    table = Table(title=f"reference harness vs the {args.preset} preset", title_justify="left")
-    for column in ("id", "observable", "reference", args.preset, "as degraded?"):
-        table.add_column(column, overflow="fold")
-    for i, (ident, name, reference_value, preset_value, degraded) in enumerate(rows):
-        if i and ident != rows[i - 1][0]:
-            table.add_section()
-        table.add_row(
-            ident, name, show(reference_value), show(preset_value), "yes" if degraded else "no"
-        )
-    out.print(table)
-    out.print(f"{args.preset} preset: {flips_text(flipped)}")
+    flips = COMPARED[args.preset][0]().differences()
+    out.print(compare_view(args.preset, rows, flips, args.lang))
     return EXIT_OK
 
 

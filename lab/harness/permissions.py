@@ -267,22 +267,7 @@ def deny_rule_for(
 
 
 def course_permissions() -> Permissions:
-    """The course's s03 gates: a bash-only deny list, two ask rules, the y/N question."""
-    deny_list = ("rm -rf /", "sudo", "shutdown", "reboot", "mkfs", "dd if=", "> /dev/sda")
-    outside = Rule(
-        "Writing outside workspace",
-        lambda name, input, world: (
-            name in PATH_TOOLS
-            and isinstance(input.get("path"), str)
-            and not world.inside_workspace(input["path"])
-        ),
-    )
-    destructive = Rule(
-        "Potentially destructive command",
-        lambda name, input, _world: (
-            name == "bash" and any(s in command_of(input) for s in ("rm ", "> /etc/", "chmod 777"))
-        ),
-    )
-    return Permissions(
-        deny=contains(*deny_list), ask=[outside, destructive], denial="Permission denied."
-    )
+    """The course's s03 gates; they live in lab/course_rules.py, where a student reads them."""
+    from lab.course_rules import course_permissions as course_rules  # it imports this module
+
+    return course_rules()

@@ -465,7 +465,10 @@ def outcomes_table(outcomes: list[Outcome], lang: str = "en") -> RenderableType:
 def switches_view() -> RenderableType:
     """The switchboard: every flag with its mechanism, evidence grade, reference and course
     values, its experiments and the fault it injects; a table from 140 columns, stacked below."""
+    from lab.course_rules import PINNED, revision_dependent
+
     reference, course = Switches(), Switches.course()
+    pinned_only = revision_dependent()  # marked †: the course value holds at PINNED only
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_lines=True)
     table.add_column("switch", no_wrap=True)
     for column in ("mechanism", "grade", "reference", "course", "experiments"):
@@ -474,7 +477,8 @@ def switches_view() -> RenderableType:
     stacked: list[RenderableType] = []
     for name in switch_names():
         info = switch_info(name)
-        values = (str(getattr(reference, name)), str(getattr(course, name)))
+        mark = " †" if name in pinned_only else ""
+        values = (str(getattr(reference, name)), f"{getattr(course, name)}{mark}")
         table.add_row(
             name,
             info["mechanism"],
@@ -492,7 +496,11 @@ def switches_view() -> RenderableType:
             Padding(Text(facts), (0, 0, 0, 2)),
             Padding(Text(f"fault it injects: {info['fault']}"), (0, 0, 1, 2)),
         ]
-    return ByWidth(table, Group(*stacked), at=140)
+    dagger = Text(
+        f"† the course value holds at the pinned commit {PINNED} only; other revisions of the "
+        "course differ (course_why in `lab switches --json`)"
+    )
+    return ByWidth(Group(table, dagger), Group(*stacked, dagger), at=140)
 
 
 def switches_json() -> list[dict[str, Any]]:
