@@ -10,6 +10,8 @@ s03's `check_permission`, as the lab reads it:
             "rm ", "> /etc/" or "chmod 777", each turned into a question;
   gate three  the question, `Allow? [y/N]`: only y / yes allows.
 No rule matched: the call runs, nobody is asked (the course has no default question).
+These are s03's rules at the pinned commit; other revisions differ (s03 at 195ac6f asks about
+write_file and edit_file outside the workspace, not read_file, and its file tools keep safe_path).
 """
 
 from __future__ import annotations

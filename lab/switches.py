@@ -315,8 +315,8 @@ class Switches:
         fault="A PreToolUse hook's 'allow' skips the deny and ask rules (the real pre-v2.1.77 "
         "bug): hooks loosen instead of only tightening.",
         grade="二",
-        source="seed §7: hook decisions don't bypass permission rules (official docs); the "
-        "fault is the pre-v2.1.77 bug, beyond the seed",
+        source="seed §7 and §12-Q4: hook decisions don't bypass permission rules (official "
+        "docs); the fault is the pre-v2.1.77 bug, beyond the seed",
     )
     silence_is_approval: bool = flag(
         False,

@@ -56,3 +56,15 @@ def test_pasted_output_is_what_lab_run_prints_now(capsys, monkeypatch):
     section = README.split("A real excerpt of `lab run`", 1)[1]
     pasted = re.search(r"```text\n(.*?)```", section, re.DOTALL).group(1)
     assert [line.rstrip() for line in pasted.splitlines()] == printed
+
+
+def test_pasted_compare_is_what_lab_compare_course_prints_now(capsys, monkeypatch):
+    from lab.cli import main
+
+    monkeypatch.setenv("COLUMNS", "100")
+    assert main(["compare", "course"]) == 0
+    printed = [line.rstrip() for line in capsys.readouterr().out.splitlines()]
+    section = README.split("A real `lab compare course`:", 1)[1]
+    pasted = re.search(r"```text\n(.*?)```", section, re.DOTALL).group(1)
+    assert [line.rstrip() for line in pasted.splitlines()] == printed
+    assert "own rules only" in pasted and "†" in pasted

@@ -303,9 +303,9 @@ def human_last(run: Run) -> str | None:
 
 def containment(run: Run) -> str | None:
     """The workspace wall holds: the file tools (read_file, write_file, edit_file, glob)
-    never read, write or list anything outside the workspace. The wall is for file tools
-    only: the shell is simulated and has no sandbox, so a file outside the workspace may
-    change only through a bash command that writes (one that is not read-only)."""
+    never read, write or list anything outside the workspace. The wall is the file tools'
+    only: bash is held by the sandbox, a promise of its own (sandbox), so here a file outside
+    the workspace may change only through a bash command that writes (one not read-only)."""
     world = run.world
     for event in executed(run):
         if event.is_error:
