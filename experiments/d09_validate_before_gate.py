@@ -23,7 +23,9 @@ EXPERIMENT = Experiment(
     flips={"validate_before_gate": False},
     scenario=Scenario(
         prompt="Save the meeting notes.",
-        permissions=Permissions(default="ask"),  # every call that reaches the gate asks
+        # Every call that reaches the gate asks. The course's own rules would ask about none
+        # of these calls (no default question): `lab compare course` shows both readings.
+        permissions=Permissions(default="ask"),
         human=["y", "y", "y"],
         script=[
             turn(

@@ -11,7 +11,9 @@ EXPERIMENT = Experiment(
     id="D21",
     mechanism="M3",
     grade="beyond",
-    source="beyond the seed: the max_tokens stop reason and anthropic 2.16's lenient parse of cut tool JSON",
+    source="beyond the seed: the max_tokens stop reason and anthropic 2.16's lenient parse of "
+    "cut tool JSON; the course runs such a call at f9e8b28, where s01 never reads stop_reason "
+    "(a revision that tests it stops at max_tokens)",
     title={
         "en": "The truncated call: max_tokens cuts a dry run's safety flag, and it runs for real",
         "zh": "被截断的调用：max_tokens 截掉了演练开关，清理就真的执行了",

@@ -26,6 +26,8 @@ EXPERIMENT = Experiment(
     scenario=Scenario(
         prompt="Rotate the API key in .env.",
         files={".env": "API_KEY=old\n", "app.py": "import os\n"},
+        # The course's deny list has no file rule like Edit(.env): its own rules ask about
+        # `rm .env` instead (`lab compare course` shows both readings).
         permissions=Permissions(deny=["Bash(rm *)", "Edit(.env)"], default="ask"),
         human=["y"],  # an unattended replay: the human clicks yes
         script=[
