@@ -1,7 +1,7 @@
 """D4 · M4: the human is asked before the hard deny list, and `rm -rf /` runs."""
 
-from lab.course_rules import course_permissions
 from lab.experiment import Experiment
+from lab.harness.permissions import course_permissions
 from lab.model import text, tool_use, turn
 from lab.scenario import Scenario
 

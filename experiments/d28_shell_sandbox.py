@@ -1,8 +1,7 @@
 """D28 · M4: string matching is no security boundary; without the sandbox, evasions land."""
 
-from lab.course_rules import course_permissions
 from lab.experiment import Experiment
-from lab.harness.permissions import Permissions
+from lab.harness.permissions import Permissions, course_permissions
 from lab.model import text, tool_use, turn
 from lab.scenario import Scenario
 from lab.trace import ToolExecuted

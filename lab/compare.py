@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from lab.course_rules import course_permissions, revision_dependent
+from lab.course_rules import revision_dependent
 from lab.experiment import Experiment
-from lab.harness.permissions import Permissions
+from lab.harness.permissions import Permissions, course_permissions
 from lab.scenario import run_scenario
 from lab.switches import Switches
 

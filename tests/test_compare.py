@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 
 from lab.compare import Row, compare, in_preset
-from lab.course_rules import DENY_LIST, REVISION_MARK, course_permissions, revision_dependent
+from lab.course_rules import DENY_LIST, REVISION_MARK, revision_dependent
 from lab.experiment import load_all
-from lab.harness.permissions import Permissions
+from lab.harness.permissions import Permissions, course_permissions
 from lab.observables import human_prompts, human_prompts_for_invalid_calls, ran_denied_by_rule
 from lab.scenario import run_scenario
 from lab.switches import Switches, switch_info

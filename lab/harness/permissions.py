@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 import pathspec
 
+from lab import course_rules
 from lab.harness.checks import Call
 from lab.switches import Switches
 from lab.trace import Decision, Gate, GateDecision, HumanAsked, Trace
@@ -26,7 +27,6 @@ RULE_TOOLS = {
     "Edit": {"edit_file", "write_file"},
     "Write": {"write_file"},
 }
-PATH_TOOLS = {"read_file", "write_file", "edit_file"}
 
 
 @dataclass(frozen=True)
@@ -267,7 +267,24 @@ def deny_rule_for(
 
 
 def course_permissions() -> Permissions:
-    """The course's s03 gates; they live in lab/course_rules.py, where a student reads them."""
-    from lab.course_rules import course_permissions as course_rules  # it imports this module
-
-    return course_rules()
+    """The course's s03 gates (its rule set is lab/course_rules.py): a bash-only deny list,
+    two ask rules, the y/N question, and no question when no rule matches."""
+    outside = Rule(
+        course_rules.OUTSIDE,
+        lambda name, input, world: (
+            name in course_rules.OUTSIDE_TOOLS
+            and isinstance(input.get("path"), str)
+            and not world.inside_workspace(input["path"])
+        ),
+    )
+    destructive = Rule(
+        course_rules.DESTRUCTIVE,
+        lambda name, input, _world: (
+            name == "bash" and any(s in command_of(input) for s in course_rules.DESTRUCTIVE_TEXTS)
+        ),
+    )
+    return Permissions(
+        deny=contains(*course_rules.DENY_LIST),
+        ask=[outside, destructive],
+        denial=course_rules.DENIAL,
+    )
