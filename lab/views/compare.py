@@ -42,11 +42,11 @@ WORDS = {
         "verdict": "按退化复现？",
         "yes": "是",
         "no": "否",
-        "own only": "仅在实验自带规则下",
-        "preset only": "仅在教学版规则下",
+        "own only": "仅自带规则",
+        "preset only": "仅教学版规则",
         "columns": "教学版：Switches.{preset}() 加上教学版自己的规则（lab/course_rules.py）。"
         "实验自带规则：同样的开关，换成实验自带的规则（`lab run` 的翻转方式）。"
-        "「仅在实验自带规则下」：这条退化要靠一条教学版从来没有的规则。",
+        "「仅自带规则」：这条退化要靠一条教学版从来没有的规则。",
         "flips": "{preset} 预设：{flips}",
         "dagger": "† 只在固定提交 {pinned} 上成立，其他修订不同"
         "（`lab switches --json` 的 course_why）：{names}",
