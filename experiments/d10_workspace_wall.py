@@ -18,8 +18,9 @@ EXPERIMENT = Experiment(
         "zh": "装门禁那天拆了墙：评价新机制要看净效应，既数加了什么，也数拆了什么。",
     },
     grade="一",
-    source="seed §6 and §10-3: safe_path is called 5 times in s02 and 0 times in s03; "
-    "leaving the workspace became a question",
+    source="seed §6 and §10-3: safe_path is called 5 times in s02 and 0 times in s03 at the "
+    "pinned commit f9e8b28 (other s03 revisions still call it); leaving the workspace became "
+    "a question",
     flips={"workspace_wall": False},
     scenario=Scenario(
         prompt="Which users exist on this machine?",
