@@ -10,6 +10,7 @@ from hypothesis.internal.conjecture import engine
 
 from lab.probe import fuzz as fuzzing
 from lab.probe.targets import builtin
+from lab.views.probe_fuzz import StderrProgress
 
 TRIAL_SECONDS = 30.0  # what the fake clock advances per trial: a slow harness on a busy machine
 
@@ -93,7 +94,7 @@ def test_progress_reports_each_example_and_the_smallest_breaker_so_far(slow_tria
 
 
 def test_progress_on_stderr_is_a_line_per_new_breaker_and_per_tenth_example(capsys):
-    progress = fuzzing.StderrProgress()
+    progress = StderrProgress()
     big = fuzzing.Found(((("call", "unknown"), "end_turn", True),), [("continuation", "x")])
     small = fuzzing.Found(((("unknown",), None, False),), [("unknown_tool_answered", "y")])
     for n, best in [(1, None), (2, big), (3, big), (4, small), (10, small)]:
