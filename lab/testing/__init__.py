@@ -1,7 +1,8 @@
 """Property-based testing of the harness: generated cases, named invariants, the kill matrix.
 
 - `lab.testing.strategies`: hypothesis strategies for whole scripted conversations, rule
-  sets, human answers, hook sets and extra tools (they need `hypothesis` installed).
+  sets, human answers, hook sets and extra tools (they need `hypothesis` installed); one name
+  for its rooms: pools, weighted, conversations, api_faults, generated_cases, focus.
 - `lab.testing.invariants`: the promises of the reference harness, each a query over a Run.
 - `lab.testing.search`: the kill matrix (every switch against every invariant) and the hunt
   for the smallest counterexample, written out as an experiment file by `lab.testing.case_file`.
