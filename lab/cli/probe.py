@@ -320,10 +320,12 @@ def exit_status(targets: list[Any], cells: list[Any]) -> int:
 
 def cmd_serve(args: argparse.Namespace, out: Console) -> int:
     from lab.probe.serve import ServeError, serve_command
+    from lab.views.serve import ServeLog
 
     try:
+        log = ServeLog(args.json)
         return serve_command(
-            args.id, args.port, args.json, args.call, args.until_done, args.replay, args.idle
+            args.id, args.port, log, args.call, args.until_done, args.replay, args.idle
         )
     except ServeError as error:
         raise usage_error(str(error)) from None
