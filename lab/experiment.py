@@ -7,6 +7,16 @@ field (`lab.file_checks`) and reports each problem as one `FILE:LINE: what is wr
 
 from __future__ import annotations
 
+__all__ = [
+    "GRADES",
+    "MECHANISMS",
+    "Experiment",
+    "Outcome",
+    "load_all",
+    "load_file",
+    "run_experiment",
+]
+
 import importlib.util
 import re
 import traceback

@@ -1,7 +1,9 @@
 """Live mode: the reference harness driven by a real model, acting only on the simulated world.
 
 The model is real (any Anthropic-compatible endpoint); the tools are not: every command it
-chooses runs in the virtual shell over the virtual disk, so nothing reaches the host.
+chooses runs in the virtual shell over the virtual disk, so nothing reaches the host. The
+retry policy is the one the lab teaches: the client's own retries are off (max_retries=0), so
+every transient fault reaches the harness, which waits on the real clock and traces each retry.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from lab.errors import InputError
 from lab.harness.permissions import course_permissions
+from lab.harness.retry import Wait, real_wait
 from lab.runner import wire
 from lab.scenario import Setup
 from lab.switches import Switches
@@ -59,12 +62,13 @@ def answering(answers: Sequence[str]) -> Callable[[str], str]:
 
 
 def live_client() -> anthropic.Anthropic:
-    """A real client from the environment (ANTHROPIC_API_KEY, optional ANTHROPIC_BASE_URL)."""
+    """A real client from the environment (ANTHROPIC_API_KEY, optional ANTHROPIC_BASE_URL), its
+    own retries off: the harness's retry policy (lab/harness/retry.py) answers every fault."""
     if not os.environ.get("ANTHROPIC_API_KEY"):
         raise LiveError("live mode needs ANTHROPIC_API_KEY in the environment")
     import anthropic
 
-    return anthropic.Anthropic(max_retries=2)
+    return anthropic.Anthropic(max_retries=0)
 
 
 def live_run(
@@ -75,8 +79,10 @@ def live_run(
     switches: Switches | None = None,
     human: Sequence[str] = (),
     max_turns: int = 12,
+    wait: Wait = real_wait,
 ) -> tuple[Harness, World]:
-    """Run `prompt` against a real model on a fresh virtual world; returns the harness and world."""
+    """Run `prompt` against a real model on a fresh virtual world; returns the harness and world.
+    A retry waits on the real clock (`wait`): a real model is not on the world's virtual one."""
     import anthropic
 
     setup = Setup(
@@ -88,7 +94,7 @@ def live_run(
         human=answering(human),
         model=model,
     )
-    wired = wire(setup, switches, client=client)
+    wired = wire(setup, switches, client=client, wait=wait)
     try:
         wired.harness.run(prompt)  # API errors (a bad key, an overload) end the run, in the trace
     except anthropic.APIConnectionError as error:

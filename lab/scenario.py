@@ -12,6 +12,8 @@ one entry that runs anything, this included.
 
 from __future__ import annotations
 
+__all__ = ["Run", "Scenario", "Setup", "run_scenario"]  # the students' DSL: Scenario, Setup
+
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
@@ -19,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from lab.harness.hooks import Hook
 from lab.harness.permissions import Human, Permissions
 from lab.harness.tools import ContractError, Tool, ToolRegistry
-from lab.model import ApiError, Responder, ScriptedModel, Step, Turn
+from lab.model import Responder, ScriptedModel, Step
 from lab.record import Ending, Ran, Record, Request, Tap, WatchedModel
 from lab.switches import Switches
 from lab.trace import EndReason, RunEnded, ToolExecuted, ToolRefused, Trace
@@ -60,7 +62,7 @@ class Scenario:
     """What the model says (a list of turns or a responder), to whom, in which world: a script
     beside a Setup's fields (`setup` hands them over)."""
 
-    script: Sequence[Turn | ApiError] | Responder
+    script: Sequence[Step] | Responder
     prompt: str = "Please help with the files in the workspace."
     files: Mapping[str, str] = field(default_factory=dict)
     stream: bool = False

@@ -8,6 +8,8 @@ and the kill matrix can show them. `Switches.course()` is the course as pinned.
 
 from __future__ import annotations
 
+__all__ = ["Switches", "switch_info", "switch_names"]
+
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace

@@ -67,7 +67,8 @@ class PartialAnswer(Event):
 
 @dataclass(frozen=True)
 class ModelRetried(Event):
-    """A transient fault, and the wait (virtual seconds) before the model is asked again."""
+    """A transient fault, and the wait before the model is asked again (seconds: on the world's
+    virtual clock in the lab, on the real clock in `lab live`)."""
 
     retry: int  # 1 for the first retry of this turn's call
     reason: str

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import os
+import time
 
 import anthropic
 import pytest
 
 from lab.live import LiveError, live_client, live_run
-from lab.model import FakeMessagesAPI, ScriptedModel, text, tool_use, turn
+from lab.model import ApiError, FakeMessagesAPI, ScriptedModel, rate_limited, text, tool_use, turn
 from lab.model.server import FakeServer
-from lab.trace import GateDecision, ToolExecuted
+from lab.record import Tap, WatchedModel
+from lab.trace import GateDecision, ModelRetried, ToolExecuted
 
 HOSTILE = [
     turn(
@@ -73,3 +75,57 @@ def test_lab_live_without_a_key_is_a_one_line_usage_error(monkeypatch, capsys):
     assert main(["live", "hello"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "ANTHROPIC_API_KEY" in err
+
+
+# ---------------------------------------------------------------- the retry policy, live
+RETRY_AFTER = [0.02, 0.04, 0.06, 0.08]  # seconds: one per 429, each different
+FOUR_429S = [*(rate_limited(s) for s in RETRY_AFTER), turn(text("Done."))]
+
+
+def served(script: list) -> tuple[FakeServer, Tap]:
+    """The fake API on 127.0.0.1, a Tap noting when each request came on the real clock."""
+    tap = Tap(FakeMessagesAPI(WatchedModel(script)), clock=time.monotonic)
+    return FakeServer(tap), tap
+
+
+def test_live_client_leaves_retries_to_the_harness(monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    assert live_client().max_retries == 0
+
+
+def test_four_429s_are_waited_out_on_the_real_clock_and_each_retry_is_traced(monkeypatch):
+    server, tap = served(FOUR_429S)
+    with server:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+        harness, world = live_run("hello", live_client())
+    assert harness.ended == "done"
+    # One request per attempt: the SDK retried nothing on its own (with its default
+    # max_retries=2 the first attempt alone would have met three of the 429s).
+    assert [r.status for r in tap.requests] == [429, 429, 429, 429, 200]
+    retried = harness.trace.of(ModelRetried)
+    assert [(e.turn, e.retry) for e in retried] == [(1, 1), (1, 2), (1, 3), (1, 4)]
+    assert [e.wait_s for e in retried] == RETRY_AFTER  # what retry-after said, each time
+    assert all("429" in e.reason for e in retried)
+    # The waits were real: the world's virtual clock never moved (a text answer runs no
+    # tool), and each request came no sooner after the one before than its 429 asked.
+    assert world.clock.now == 0
+    sent = [r.at for r in tap.requests]
+    gaps = [later - earlier for earlier, later in zip(sent, sent[1:], strict=False)]
+    assert all(gap >= wait for gap, wait in zip(gaps, RETRY_AFTER, strict=True))
+
+
+def test_live_retries_wait_what_the_policy_says_when_the_api_says_nothing(monkeypatch):
+    # Without retry-after the wait doubles from FIRST_WAIT_S; a recording wait stands in for
+    # the real clock so the test does not sit through 1 + 2 + 4 + 8 seconds.
+    no_header = ApiError(429, "rate_limit_error", "Number of requests has exceeded your rate limit")
+    server, tap = served([no_header, no_header, no_header, no_header, turn(text("Done."))])
+    waited: list[float] = []
+    with server:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+        harness, _ = live_run("hello", live_client(), wait=waited.append)
+    assert waited == [1.0, 2.0, 4.0, 8.0]
+    assert [e.wait_s for e in harness.trace.of(ModelRetried)] == waited
+    assert harness.ended == "done"
+    assert [r.status for r in tap.requests] == [429, 429, 429, 429, 200]

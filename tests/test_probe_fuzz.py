@@ -3,6 +3,7 @@ is, and it shows its progress (examples run, the smallest breaker so far) on std
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -10,6 +11,7 @@ from hypothesis.internal.conjecture import engine
 
 from lab.probe import fuzz as fuzzing
 from lab.probe.targets import builtin
+from lab.views.probe_fuzz import StderrProgress, fuzz_json, nothing_found
 
 TRIAL_SECONDS = 30.0  # what the fake clock advances per trial: a slow harness on a busy machine
 
@@ -93,7 +95,7 @@ def test_progress_reports_each_example_and_the_smallest_breaker_so_far(slow_tria
 
 
 def test_progress_on_stderr_is_a_line_per_new_breaker_and_per_tenth_example(capsys):
-    progress = fuzzing.StderrProgress()
+    progress = StderrProgress()
     big = fuzzing.Found(((("call", "unknown"), "end_turn", True),), [("continuation", "x")])
     small = fuzzing.Found(((("unknown",), None, False),), [("unknown_tool_answered", "y")])
     for n, best in [(1, None), (2, big), (3, big), (4, small), (10, small)]:
@@ -107,6 +109,19 @@ def test_progress_on_stderr_is_a_line_per_new_breaker_and_per_tenth_example(caps
         "fuzz: 10 example(s) run; smallest breaker so far: 1 answer(s), 1 block(s) "
         "(unknown_tool_answered)",
     ]
+
+
+def test_the_result_in_json_is_one_object_with_the_script_or_found_null():
+    found = fuzzing.Found(((("unknown",), None, False),), [("unknown_tool_answered", "y")])
+    assert json.loads(fuzz_json("t", 7, None, None)) == {"target": "t", "trials": 7, "found": None}
+    record = json.loads(fuzz_json("t", 7, found, "SCRIPT = []\n"))
+    assert record == {
+        "target": "t",
+        "trials": 7,
+        "problems": [["unknown_tool_answered", "y"]],
+        "script": "SCRIPT = []\n",
+    }
+    assert nothing_found("t", 7) == "t: none of 7 generated scripts broke a wire invariant"
 
 
 # ---------------------------------------------------------------- examples per second

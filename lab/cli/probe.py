@@ -239,11 +239,33 @@ def cmd_probe(args: argparse.Namespace, out: Console) -> int:
         print(f"lab probe: warning: no network isolation: {problem}", file=sys.stderr)
 
     if args.fuzz:
-        from lab.probe.fuzz import fuzz_command
-
-        rerun = shlex.join(["lab", *probe_argv(args, every_flag=False)])
-        return fuzz_command(targets[0], args.fuzz, args.timeout, args.json, rerun, out, args.cold)
+        return run_fuzz(args, targets[0], out)
     return run_probe(args, targets, cases, isolation, out)
+
+
+def run_fuzz(args: argparse.Namespace, target: Any, out: Console) -> int:
+    """`--fuzz N`: print the smallest breaker as a `lab serve` script; exit 1 when one was found."""
+    from lab.probe.fuzz import breaker_source, fuzz
+    from lab.views.probe_fuzz import StderrProgress, fuzz_json, nothing_found
+
+    progress = StderrProgress()
+    try:
+        found, trials = fuzz(target, args.fuzz, args.timeout, args.cold, progress)
+    finally:
+        progress.end()
+    if found is None:
+        if args.json:
+            print(fuzz_json(target.name, trials, None, None))
+        else:
+            out.print(nothing_found(target.name, trials))
+        return 0
+    rerun = shlex.join(["lab", *probe_argv(args, every_flag=False)])
+    script = breaker_source(found, target, trials, rerun)
+    if args.json:
+        print(fuzz_json(target.name, trials, found, script))
+    else:
+        print(script, end="")
+    return 1
 
 
 def run_probe(
@@ -298,10 +320,12 @@ def exit_status(targets: list[Any], cells: list[Any]) -> int:
 
 def cmd_serve(args: argparse.Namespace, out: Console) -> int:
     from lab.probe.serve import ServeError, serve_command
+    from lab.views.serve import ServeLog
 
     try:
+        log = ServeLog(args.json)
         return serve_command(
-            args.id, args.port, args.json, args.call, args.until_done, args.replay, args.idle
+            args.id, args.port, log, args.call, args.until_done, args.replay, args.idle
         )
     except ServeError as error:
         raise usage_error(str(error)) from None

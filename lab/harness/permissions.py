@@ -6,6 +6,8 @@ never reorders the gates, and a hook's "allow" never opens a deny or ask rule.
 
 from __future__ import annotations
 
+__all__ = ["Permissions", "Rule", "contains", "course_permissions"]
+
 import json
 import re
 from collections.abc import Callable, Sequence

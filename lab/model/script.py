@@ -2,6 +2,33 @@
 
 from __future__ import annotations
 
+# The students' script steps (what `lab.model` re-exports), and a proxy's HTML page for the probe.
+__all__ = [
+    "ApiError",
+    "CutOff",
+    "Fault",
+    "HtmlPage",
+    "ModelRequest",
+    "Responder",
+    "ScriptExhausted",
+    "ScriptedModel",
+    "Step",
+    "StreamDropped",
+    "StreamError",
+    "Turn",
+    "cut_off",
+    "overloaded",
+    "proxy_error",
+    "rate_limited",
+    "server_error",
+    "stream_dropped",
+    "stream_error",
+    "text",
+    "tool_use",
+    "turn",
+    "turn_of",
+]
+
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace

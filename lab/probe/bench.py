@@ -187,7 +187,9 @@ def run_trial(
         )
         stages = case.stages(setting)
         conversation = Conversation(stages, setting.marker, tools=script_tools(setting))
-        recorder = Recorder(FakeMessagesAPI(ScriptedModel(conversation)), conversation.log)
+        # Besides Steps, a conversation may play an HtmlPage (a proxy's error page), not a Step.
+        model = ScriptedModel(conversation)  # type: ignore[arg-type]
+        recorder = Recorder(FakeMessagesAPI(model), conversation.log)
         modes = {s.mode for s in stages if s.mode}
         if stream is None and len(modes) == 1:
             stream = modes.pop() == "stream"

@@ -5,24 +5,19 @@ harmless call, an unknown tool, a schema-invalid input, text — with a declared
 may disagree with the blocks, sometimes after a 529. Each script runs as a trial (the target as a
 program, over loopback) and is judged by the wire invariants of lab/probe/wire.py. Hypothesis
 then shrinks the first breaker (at most SHRINKS more trials, however long they take), and the
-smallest is printed as a script file that `lab serve FILE` plays to any harness. Progress —
-examples run, the smallest breaker so far — goes to stderr while it works.
+smallest is written out as a script file that `lab serve FILE` plays to any harness. What the
+command shows (progress on stderr, the script or its JSON) is lab/views/probe_fuzz.py's.
 """
 
 from __future__ import annotations
 
-import json
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lab.probe.cases import UNKNOWN_TOOL, Case, Verdict, invalid_input
 from lab.probe.target import Target
-
-if TYPE_CHECKING:
-    from rich.console import Console
 
 BLOCKS = ("call", "unknown", "invalid", "text")
 DECLARED = (None, "end_turn", "tool_use")  # None: what the blocks imply
@@ -192,71 +187,10 @@ def fuzz(
     return Found(smallest, seen[smallest]), len(seen)
 
 
-def progress_line(trials: int, best: Found | None) -> str:
-    if best is None:
-        return f"fuzz: {trials} example(s) run; no breaker yet"
-    answers, blocks = size(best.generated)
-    broke = ", ".join(dict.fromkeys(name for name, _ in best.problems))
-    return (
-        f"fuzz: {trials} example(s) run; smallest breaker so far: {answers} answer(s), "
-        f"{blocks} block(s) ({broke})"
-    )
-
-
-class StderrProgress:
-    """Progress on stderr: one line rewritten in place on a terminal; otherwise a line when the
-    smallest breaker changes and every tenth example."""
-
-    def __init__(self) -> None:
-        self.tty = sys.stderr.isatty()
-        self.shown: object = ()  # the breaker last shown (None: none yet; (): nothing shown)
-
-    def __call__(self, trials: int, best: Found | None) -> None:
-        line = progress_line(trials, best)
-        if self.tty:
-            print(f"\r{line}\x1b[K", end="", file=sys.stderr, flush=True)
-            return
-        changed = (best.generated if best else None) != self.shown
-        if changed or trials % 10 == 0:
-            print(line, file=sys.stderr, flush=True)
-        self.shown = best.generated if best else None
-
-    def end(self) -> None:
-        if self.tty:
-            print(file=sys.stderr, flush=True)
-
-
-def fuzz_command(
-    target: Target,
-    examples: int,
-    timeout: float,
-    as_json: bool,
-    rerun: str,
-    out: Console,
-    cold: bool = False,
-) -> int:
-    """Print the smallest breaker as a `lab serve` script; exit 1 when one was found."""
+def breaker_source(found: Found, target: Target, trials: int, rerun: str) -> str:
+    """The smallest breaker as a `lab serve` script file, its header saying how it was found."""
     from lab.probe.bench import fill
 
-    progress = StderrProgress()
-    try:
-        found, trials = fuzz(target, examples, timeout, cold, progress)
-    finally:
-        progress.end()
-    call = fill(target.call, "{dir}")
-    if found is None:
-        message = f"{target.name}: none of {trials} generated scripts broke a wire invariant"
-        if as_json:
-            print(json.dumps({"target": target.name, "trials": trials, "found": None}))
-        else:
-            out.print(message)
-        return 0
     broke = "; ".join(f"{name}: {why}" for name, why in found.problems)
     header = f"Found by `{rerun}` ({trials} trials): breaks {broke}"
-    text = source(found.generated, call, header)
-    if as_json:
-        record = {"target": target.name, "trials": trials, "problems": found.problems}
-        print(json.dumps({**record, "script": text}, ensure_ascii=False))
-    else:
-        print(text, end="")
-    return 1
+    return source(found.generated, fill(target.call, "{dir}"), header)

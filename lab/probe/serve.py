@@ -14,23 +14,21 @@ healthy answers, and the server says so. `--until-done` stops once the script wa
 the harness hung up, or once `--idle` seconds (default 30) passed without a request after the
 first: a harness that stops early does not keep it waiting. Exit status 0 when the script was
 consumed, no request was rejected and no case verdict is fail, broken, non-strict or not
-reached; else 1.
+reached; else 1. What it prints is lab/views/serve.py's.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import json
 import signal
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from lab.probe.conversation import Played
-from lab.probe.sandbox import FAKE_KEY
 from lab.probe.trial import Exchange, Exit, Setting, Trial, result_text
 
 IDLE = 30.0  # seconds without a request after which --until-done stops
@@ -55,6 +53,15 @@ class Served:
     @property
     def consumed(self) -> bool:
         return bool(getattr(self.responder, "consumed", False))
+
+
+class Log(Protocol):
+    """Where `lab serve` shows what happens (lab/views/serve.py's ServeLog prints it)."""
+
+    def intro(self, served: Served, url: str) -> None: ...
+    def exchange(self, exchange: Exchange) -> None: ...
+    def say(self, line: str) -> None: ...  # a note for a reader (not in the JSON lines)
+    def verdict(self, result: dict[str, Any]) -> None: ...
 
 
 class Runs:
@@ -189,38 +196,6 @@ def served_experiment(ident: str, replay: bool = False) -> Served:
     return Served(Runs(lambda: InOrder(list(script)), replay), note)
 
 
-def exchange_line(exchange: Exchange, as_json: bool) -> str:
-    if as_json:
-        return json.dumps(
-            {
-                "request": exchange.number,
-                "method": exchange.method,
-                "path": exchange.path,
-                "status": exchange.status,
-                "answer": exchange.answer,
-            },
-            ensure_ascii=False,
-        )
-    return f"#{exchange.number} {exchange.method} {exchange.path} → {exchange.answer}"
-
-
-def verdict_lines(summary: dict[str, Any], as_json: bool) -> list[str]:
-    if as_json:
-        return [json.dumps({"verdict": summary}, ensure_ascii=False)]
-    consumed = "yes" if summary["script_consumed"] else "no"
-    lines = [
-        f"verdict: {summary['requests']} request(s); script consumed: {consumed}; "
-        f"rejections: {len(summary['rejections'])}; faults: {len(summary['faults'])}"
-    ]
-    lines += [f"  rejected: {line}" for line in summary["rejections"]]
-    lines += [f"  fault: {line}" for line in summary["faults"]]
-    if (case := summary.get("case")) is not None:
-        lines.append(f"{case['id']} {case['grade']}: {case['because']}")
-        lines += [f"  {line}" for line in case["evidence"]]
-        lines.append(f"canary: {case['canary']}")
-    return lines
-
-
 # ---------------------------------------------------------------- judging a run by hand
 class UnseenExit(Exit):
     """`lab serve` does not start the harness, so it never sees how it ended: judged as a clean
@@ -279,7 +254,7 @@ class Watch:
     """The runs of one `lab serve`: where each begins in the request log, and their verdicts."""
 
     served: Served
-    as_json: bool
+    log: Log
     folder: Path = field(default_factory=Path.cwd)
     results: list[dict[str, Any]] = field(default_factory=list)
 
@@ -298,17 +273,13 @@ class Watch:
         if number != self.run:
             self.finish(exchanges[:-1], consumed=True)
             self.start, self.run = len(exchanges) - 1, number
-        print(exchange_line(exchanges[-1], self.as_json), flush=True)
+        self.log.exchange(exchanges[-1])
         if getattr(self.served.responder, "unreplayed", 0) and not self.noted:
             self.noted = True
-            self.say(
+            self.log.say(
                 "# a new conversation after the script's end: the fault was played once, so "
                 "it gets the healthy answers (--replay plays it to every new run)"
             )
-
-    def say(self, line: str) -> None:
-        if not self.as_json:
-            print(line, flush=True)
 
     def finish(self, exchanges: list[Exchange], consumed: bool) -> None:
         from lab.probe.recorder import summary
@@ -320,10 +291,9 @@ class Watch:
             result["case"] = judged(self.served, ours, new_files)
         if getattr(self.served.responder, "replay", False):
             result["run"] = self.run
-            self.say(f"run {self.run}:")
+            self.log.say(f"run {self.run}:")
         self.results.append(result)
-        for line in verdict_lines(result, self.as_json):
-            print(line, flush=True)
+        self.log.verdict(result)
 
     @property
     def status(self) -> int:
@@ -336,29 +306,10 @@ class Watch:
         return 1 if bad else 0
 
 
-def intro_lines(served: Served, url: str) -> list[str]:
-    """What is printed first: the two lines a shell needs, then what is served."""
-    lines = [f"export ANTHROPIC_BASE_URL={url}", f"export ANTHROPIC_API_KEY={FAKE_KEY}"]
-    lines.append(f"# serving {served.note}")
-    if served.case is not None and served.setting is not None:
-        lines.append(f"# rule: kept when {served.case.kept_when}")
-        lines.append(
-            f"# notes.txt in the harness's working folder must hold the canary: "
-            f"echo {served.setting.canary} > notes.txt"
-        )
-    replay = getattr(served.responder, "replay", None)
-    if replay is not None:
-        when = (
-            "in every run (--replay)" if replay else "in the first run only (--replay: every run)"
-        )
-        lines.append(f"# the script's faults are played {when}")
-    return lines
-
-
 def serve_command(
     ident: str | None,
     port: int,
-    as_json: bool,
+    log: Log,
     call: str | None,
     until_done: bool,
     replay: bool = False,
@@ -369,7 +320,7 @@ def serve_command(
 
     served = resolve(ident, call, replay)
     done = threading.Event()
-    watch = Watch(served, as_json)
+    watch = Watch(served, log)
     recorder = Recorder(FakeMessagesAPI(ScriptedModel(served.responder)), served.responder.log)
 
     def logged(exchange: Exchange) -> None:
@@ -382,13 +333,11 @@ def serve_command(
     previous = signal.signal(signal.SIGTERM, lambda *_: done.set())
     try:
         with server:
-            lines = intro_lines(served, server.url)
-            for line in lines[:2] if as_json else lines:
-                print(line, flush=True)
+            log.intro(served, server.url)
             try:
                 while not done.wait(0.2):
                     if until_done and watch.idle_for() > idle:
-                        watch.say(f"# no request for {idle:g} s: stopping (--idle)")
+                        log.say(f"# no request for {idle:g} s: stopping (--idle)")
                         break
             except KeyboardInterrupt:
                 pass

@@ -28,8 +28,8 @@ from hypothesis.configuration import set_hypothesis_home_dir
 from lab.model import Turn
 from lab.switches import Switches, switch_info, switch_names
 from lab.testing.case import Case, RuleSet
+from lab.testing.focus import focused_cases
 from lab.testing.invariants import BY_NAME, INVARIANTS, Invariant, broken
-from lab.testing.strategies import focused_cases
 
 MATRIX_EXAMPLES = 100  # generated cases per switch
 MATRIX_SHRINKS = 100  # extra runs per newly broken invariant, to shrink its counterexample

@@ -1,0 +1,87 @@
+"""What `lab serve` prints while it serves: the two export lines a shell needs and what is
+served, one line per request with the fake's verdict, and each run's verdict when it ends.
+With --json, after the two export lines, one JSON object per line (no notes for a reader).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from lab.probe.sandbox import FAKE_KEY
+from lab.probe.serve import Served
+from lab.probe.trial import Exchange
+
+
+class ServeLog:
+    """`lab serve`'s output, printed as it happens (lab/probe/serve.py's Log)."""
+
+    def __init__(self, as_json: bool) -> None:
+        self.as_json = as_json
+
+    def intro(self, served: Served, url: str) -> None:
+        lines = intro_lines(served, url)
+        for line in lines[:2] if self.as_json else lines:
+            print(line, flush=True)
+
+    def exchange(self, exchange: Exchange) -> None:
+        print(exchange_line(exchange, self.as_json), flush=True)
+
+    def say(self, line: str) -> None:
+        if not self.as_json:
+            print(line, flush=True)
+
+    def verdict(self, result: dict[str, Any]) -> None:
+        for line in verdict_lines(result, self.as_json):
+            print(line, flush=True)
+
+
+def exchange_line(exchange: Exchange, as_json: bool) -> str:
+    if as_json:
+        return json.dumps(
+            {
+                "request": exchange.number,
+                "method": exchange.method,
+                "path": exchange.path,
+                "status": exchange.status,
+                "answer": exchange.answer,
+            },
+            ensure_ascii=False,
+        )
+    return f"#{exchange.number} {exchange.method} {exchange.path} → {exchange.answer}"
+
+
+def verdict_lines(summary: dict[str, Any], as_json: bool) -> list[str]:
+    if as_json:
+        return [json.dumps({"verdict": summary}, ensure_ascii=False)]
+    consumed = "yes" if summary["script_consumed"] else "no"
+    lines = [
+        f"verdict: {summary['requests']} request(s); script consumed: {consumed}; "
+        f"rejections: {len(summary['rejections'])}; faults: {len(summary['faults'])}"
+    ]
+    lines += [f"  rejected: {line}" for line in summary["rejections"]]
+    lines += [f"  fault: {line}" for line in summary["faults"]]
+    if (case := summary.get("case")) is not None:
+        lines.append(f"{case['id']} {case['grade']}: {case['because']}")
+        lines += [f"  {line}" for line in case["evidence"]]
+        lines.append(f"canary: {case['canary']}")
+    return lines
+
+
+def intro_lines(served: Served, url: str) -> list[str]:
+    """What is printed first: the two lines a shell needs, then what is served."""
+    lines = [f"export ANTHROPIC_BASE_URL={url}", f"export ANTHROPIC_API_KEY={FAKE_KEY}"]
+    lines.append(f"# serving {served.note}")
+    if served.case is not None and served.setting is not None:
+        lines.append(f"# rule: kept when {served.case.kept_when}")
+        lines.append(
+            f"# notes.txt in the harness's working folder must hold the canary: "
+            f"echo {served.setting.canary} > notes.txt"
+        )
+    replay = getattr(served.responder, "replay", None)
+    if replay is not None:
+        when = (
+            "in every run (--replay)" if replay else "in the first run only (--replay: every run)"
+        )
+        lines.append(f"# the script's faults are played {when}")
+    return lines
