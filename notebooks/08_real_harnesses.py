@@ -66,7 +66,8 @@ bench.matrix(result)
 # %% [markdown]
 # ## 野外的 D1 / D1 in the wild
 #
-# > 二者在流式输出下可能不同步：内容块里已经排好了工具调用，标记却报了结束——信声明，活就丢了
+# > 二者在流式输出下可能不同步：内容块里已经排好了工具调用，标记却报了结束——信声明，活就丢了【三，课程作者
+# > 拆过闭源源码后指出，产品不把停止标记当续轮的唯一依据……理由正是声明会滞后于事实】。（种子 §3）
 #
 # 左边：anthropic SDK 自带的 tool runner（`client.beta.messages.tool_runner(...)`，默认设置）跑 P1s，
 # 一个请求一行，是假 API 看到的样子。右边：实验室的 D1，打开 `trust_stop_reason` 的 harness，一轮一格。

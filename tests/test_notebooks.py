@@ -110,6 +110,35 @@ def test_the_seed_check_finds_a_quote_the_seed_does_not_hold():
     ]
 
 
+ATTRIBUTED = "产品侧则是另一回事【三，课程作者拆过闭源源码后指出：工具调用被切成连续的批次】。此后再未变过【一】。"
+
+
+@pytest.mark.parametrize(
+    "quote, why",
+    [
+        ("产品侧则是另一回事【三，课程作者拆过闭源源码后指出：工具调用被切成连续的批次】。", None),
+        ("产品侧则是另一回事【三，课程作者拆过闭源源码后指出：……连续的批次】。", None),
+        ("此后再未变过【一】。", None),
+        ("产品侧则是另一回事【三】……工具调用被切成连续的批次", "not in the seed: 产品侧则是另一回事【三】"),
+        ("此后再未变过。", "drops the seed's 【…】 mark: 此后再未变过"),
+        ("工具调用被切成连续的批次", "drops the seed's 【…】 mark: 工具调用被切成连续的批次"),
+        ("产品侧则是另一回事【二】。", "not in the seed: 产品侧则是另一回事【二】"),
+    ],
+)
+def test_the_seed_check_keeps_the_attributions_and_grade_marks(quote, why):
+    checks = seed_checks()
+    found = checks.problems("01_x.py", f"> {quote}\n\n> 此后再未变过【一】。\n", ATTRIBUTED)
+    assert found == ([] if why is None else [f"01_x.py: {why}"])
+
+
+def test_the_seed_check_reads_the_quotes_of_source_files():
+    checks = seed_checks()
+    source = 'note = "the course\'s 「此后再未变过【一】」 and 「此后再未变过」; an answer 「y」 or 「不」"'
+    assert checks.source_problems("lab/x.py", source, ATTRIBUTED) == [
+        "lab/x.py: drops the seed's 【…】 mark: 此后再未变过"
+    ]
+
+
 def test_the_seed_check_refuses_an_empty_seed_folder(tmp_path, capsys):
     assert seed_checks().main([str(tmp_path)]) == 2
     assert f"no seed text (*.txt) in {tmp_path}" in capsys.readouterr().err
