@@ -34,6 +34,7 @@ WORDS = {
         "right": "✓ right",
         "wrong": "✗ not what the code computes",
         "why": "why",
+        "misread": "a common misreading",
         "how": "how the code measures it",
         "ask": "{id} {observable}: before {before}; after? ",
         "eof": "--predict reads one answer per observable from standard input; it ended before "
@@ -54,6 +55,7 @@ WORDS = {
         "right": "✓ 对了",
         "wrong": "✗ 与代码算出的不同",
         "why": "为什么",
+        "misread": "常见的误解",
         "how": "代码怎么量出来的",
         "ask": "{id} {observable}：之前 {before}；之后？",
         "eof": "--predict 从标准输入为每个观测量读一个答案；输入在 {id} {observable} 之前就结束了"
@@ -131,7 +133,7 @@ class Verdict:
 
     @property
     def right(self) -> bool:
-        return self.predicted and same(self.prediction, self.computed)
+        return self.predicted and self.question.accepts(self.prediction, self.computed)
 
     def __rich__(self) -> RenderableType:
         w = WORDS[self.lang]
@@ -143,10 +145,16 @@ class Verdict:
         table.add_row(w["computed"], Text(shown(self.computed), "bold"))
         why = self.question.why[self.lang].format(answer=shown(self.computed))
         source = inspect.getsource(self.question.compute).strip()
+        misread = self.question.misconception.get(self.lang)
         return Group(
             verdict,
             table,
             Text.assemble((f"{w['why']}: ", "bold"), why),
+            *(
+                [Text.assemble((f"{w['misread']}: ", "bold"), misread)]
+                if misread and not self.right
+                else []
+            ),
             Text(f"{w['how']}:", "bold"),
             Syntax(source, "python", theme="friendly", word_wrap=True),
         )

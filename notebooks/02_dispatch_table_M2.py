@@ -93,8 +93,9 @@ side_by_side(d8.before, d8.after, ("reference harness", "contract_checked=False"
 # `concurrency_from_input=False` 时按工具判定（「bash 是安全的」，因为 `ls`、`cat` 安全），`rm` 和 `cat`
 # 挤进同一个并行托盘。
 #
-# **问题 M2.3 / Question M2.3.** 按工具判定时，`cat notes.txt` 返回什么？
-# With concurrency decided per tool, what does `cat notes.txt` return? *(一段文本 / some text)*
+# **问题 M2.3 / Question M2.3.** 按工具判定时，`cat notes.txt` 还能读到 `rm` 刚删掉的那个文件的内容吗？
+# With concurrency decided per tool, does `cat notes.txt` still print the file that `rm` has just
+# deleted? *(True / False)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction
@@ -112,6 +113,25 @@ tray_chart(reference, per_tool, titles=["reference harness", "concurrency_from_i
 
 # %%
 verdict(outcome("D18"), LANG)
+
+# %% [markdown]
+# ## 会写的工具也能同托盘（D27）/ Writes may share a tray too (D27)
+#
+# 反过来也成立。课程作者拆过闭源源码后指出【三】：「某些会写状态的工具反而可并行，因为每次写的是不同文件」。
+# `save_note` 每次把一条笔记写进以内容摘要命名的新文件，模型一次存四条。参考实现按实参判定，四次写入同在一盘；
+# `concurrency_from_input=False` 按工具的读写属性判定（「它会写」），四次各占一盘。
+#
+# The other way round: a tool that writes may still share a tray when each call writes a different
+# file 【三】. `save_note` writes each note to a file named for its text; the model saves four.
+# Decided by the call's input, the four writes share one tray; decided per tool ("it writes"),
+# each runs alone.
+
+# %%
+d27 = outcome("D27")
+tray_chart(d27.before, d27.after, titles=["reference harness", "concurrency_from_input=False"])
+
+# %%
+verdict(d27, LANG)
 
 # %% [markdown]
 # ## 托盘的收益（D19）/ Trays earn their keep (D19)

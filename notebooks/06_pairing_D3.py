@@ -56,7 +56,8 @@ code(pairs_intact)
 # 「清理工作区」，拒绝规则覆盖 `rm`。模型先列文件，并在同一个回答里试图删掉缓存。
 # "Clean up the workspace", with a deny rule for `rm`; in one answer the model lists and removes.
 #
-# **问题 P.2 / Question P.2.** 参考实现给被拒的调用发回的结果标了 `is_error` 吗？ *(True / False)*
+# **问题 P.2 / Question P.2.** 参考实现给被拒的调用发回的结果标了 `is_error` 吗？ Does the reference
+# harness mark the result it sends for a denied call `is_error`? *(True / False)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction
