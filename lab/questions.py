@@ -21,27 +21,25 @@ YES = (True, "true", "yes", "y", "是", "对", "会", "能", "是的")
 NO = (False, "false", "no", "n", "否", "不", "不会", "不能", "没有")
 
 # The seed's own terms and their usual synonyms, in both languages.
-DENY = (
-    "deny",
-    "the deny gate",
-    "deny list",
-    "deny rule",
-    "hard deny",
-    "硬拒绝",
-    "拒绝",
-    "拒绝规则",
+DENY: tuple[str, ...] = (
+    *("deny", "the deny gate", "deny list", "deny rule", "hard deny"),
+    *("硬拒绝", "拒绝", "拒绝规则", "拒绝表", "铁门"),
 )
-DENY += ("拒绝表", "铁门")
-VALIDATION = ("validation", "schema validation", "structure check", "结构校验", "外形检查")
-VALIDATION += ("结构检查", "结构合法")
-TOOL_CHECK = ("tool_check", "tool check", "the tool's own check", "tool self-check", "工具自校验")
-TOOL_CHECK += ("自校验", "工具自己的检查", "语义校验", "语义合法")
-QUESTION = ("question", "a question", "ask", "the ask gate", "intercom", "问一下", "问一下用户")
-QUESTION += ("一句问话", "问人", "询问", "需询问", "对讲机", "人工审批")
+VALIDATION: tuple[str, ...] = (
+    *("validation", "schema validation", "structure check"),
+    *("结构校验", "外形检查", "结构检查", "结构合法"),
+)
+TOOL_CHECK: tuple[str, ...] = (
+    *("tool_check", "tool check", "the tool's own check", "tool self-check"),
+    *("工具自校验", "自校验", "工具自己的检查", "语义校验", "语义合法"),
+)
+QUESTION: tuple[str, ...] = (
+    *("question", "a question", "ask", "the ask gate", "intercom"),
+    *("问一下", "问一下用户", "一句问话", "问人", "询问", "需询问", "对讲机", "人工审批"),
+)
 WALL = ("wall", "the wall", "safe_path", "墙", "硬墙", "硬边界", "工作区的墙")
 NOTHING = ("nothing", "none", "没有", "什么都没有", "无")
-AT_REGISTRATION = ("at registration", "registration", "when registered", "注册时", "登记时")
-AT_REGISTRATION += ("在注册时", "注册的时候")
+AT_REGISTRATION = ("at registration", "registration", "注册时", "登记时", "在注册时", "注册的时候")
 AT_FIRST_CALL = ("at the first call", "first call", "when called", "第一次调用时", "调用时")
 DROPPED = ("dropped", "lost", "never looked at", "丢了", "丢掉", "丢弃", "被丢掉", "丢失")
 RAN = ("ran", "executed", "执行了", "跑了")
