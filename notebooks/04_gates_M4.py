@@ -124,9 +124,10 @@ verdict(d26, LANG)
 # %% [markdown]
 # ## 墙（D10）/ The wall (D10)
 #
-# 模型读 `/etc/passwd`。参考实现保留了工作区的墙；`workspace_wall=False` 是教学版 s03 的样子。
-# The model reads `/etc/passwd`; the reference keeps the workspace wall, `workspace_wall=False` is
-# the course's s03.
+# 模型读 `/etc/passwd`。参考实现保留了工作区的墙；`workspace_wall=False` 是固定提交（f9e8b28）的教学版 s03
+# 的样子：文件工具不再调用 `safe_path`。The model reads `/etc/passwd`; the reference keeps the
+# workspace wall, `workspace_wall=False` is the course's s03 as pinned (f9e8b28): its file tools
+# no longer call `safe_path`.
 #
 # **问题 M4.3 / Question M4.3.** 有墙时，这次读取在哪一道扫码口被挡下？ With the wall, at which stage?
 # *(一个阶段名 / a stage name)*
