@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from lab.predict import shown
+from lab.predict import shown, synonyms
 from lab.questions import BANK, Question
 
 # The answers that need a run made in the notebook, as those runs give them.
@@ -46,7 +46,7 @@ def answer_of(question: Question) -> tuple[Any, str]:
 
 def entry(question: Question) -> str:
     answer, source = answer_of(question)
-    also = [shown(w) for w in question.accepted(answer) if shown(w) != shown(answer)]
+    also = [shown(w) for w in synonyms(answer, question.groups) if shown(w) != shown(answer)]
     lines = [
         f"### {question.id}",
         "",

@@ -94,6 +94,23 @@ def same(prediction: Any, computed: Any) -> bool:
     return normal(prediction) == normal(computed)
 
 
+def means(prediction: Any, computed: Any, groups: tuple[tuple[Any, ...], ...]) -> bool:
+    """The prediction is the computed value, or a word in the same group of synonyms (the seed's
+    own term, its usual names, in either language)."""
+    if same(prediction, computed):
+        return True
+    return any(
+        any(same(computed, word) for word in group)
+        and any(same(prediction, word) for word in group)
+        for group in groups
+    )
+
+
+def synonyms(computed: Any, groups: tuple[tuple[Any, ...], ...]) -> tuple[Any, ...]:
+    """Every answer taken as right when the code computes `computed`."""
+    return next((g for g in groups if any(same(computed, w) for w in g)), (computed,))
+
+
 def parse(answer: str) -> Any:
     """A typed answer: a Python literal (True, 4, 'x', (1, 2)) or else the text itself."""
     try:
@@ -133,7 +150,7 @@ class Verdict:
 
     @property
     def right(self) -> bool:
-        return self.predicted and self.question.accepts(self.prediction, self.computed)
+        return self.predicted and means(self.prediction, self.computed, self.question.groups)
 
     def __rich__(self) -> RenderableType:
         w = WORDS[self.lang]

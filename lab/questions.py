@@ -60,27 +60,10 @@ class Question:
     synonyms: tuple[tuple[Any, ...], ...] = ()  # groups of answers that mean the same
     notebook: str = ""  # where it is asked
 
-    def accepts(self, prediction: Any, computed: Any) -> bool:
-        """The prediction is the computed value, or a word meaning the same (in a group with it)."""
-        from lab.predict import same
-
-        if same(prediction, computed):
-            return True
-        groups = (YES, NO, *self.synonyms)
-        return any(
-            any(same(computed, word) for word in group)
-            and any(same(prediction, word) for word in group)
-            for group in groups
-        )
-
-    def accepted(self, computed: Any) -> tuple[Any, ...]:
-        """Every answer taken as right when the code computes `computed`."""
-        from lab.predict import same
-
-        for group in (YES, NO, *self.synonyms):
-            if any(same(computed, word) for word in group):
-                return group
-        return (computed,)
+    @property
+    def groups(self) -> tuple[tuple[Any, ...], ...]:
+        """Every group of answers that mean the same: a yes, a no, and this question's own."""
+        return (YES, NO, *self.synonyms)
 
 
 def Q(id: str, compute: Callable[..., Any], **texts: Any) -> Question:
