@@ -14,6 +14,7 @@ from pathlib import Path
 import jupytext
 import pytest
 
+from lab.answer_key import FROM_THE_NOTEBOOK_RUN
 from lab.experiment import load_all
 from lab.predict import NO_PREDICTION, check
 from lab.questions import QUESTIONS
@@ -288,6 +289,7 @@ def test_the_hunt_questions_are_computed_from_a_real_hunt():
 
     finding = hunt("workspace_wall", examples=40, shrinks=20)
     assert check("H.1", True, "en", finding=finding).right
+    assert FROM_THE_NOTEBOOK_RUN["H.1"][0] is True  # the teacher's key says so too
     # R.1 and R.3 read a `lab probe` result: tests/test_probe.py computes them from a real one.
     assert set(ANSWERS) | {"C.1", "H.1", "H.2", "H.3", "R.1", "R.3"} == set(QUESTIONS)
 
