@@ -24,8 +24,8 @@ import jupytext
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
-SOURCES = [*sorted((ROOT / "experiments").glob("*.py")), ROOT / "lab/switches.py"]
-SOURCES.append(ROOT / "lab/questions.py")
+EXPERIMENTS = sorted((ROOT / "experiments").glob("*.py"))
+SOURCES = [*EXPERIMENTS, ROOT / "lab" / "switches.py", ROOT / "lab" / "questions.py"]
 SEED = ROOT.parent / "shared" / "seed"
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
