@@ -115,6 +115,23 @@ tray_chart(reference, per_tool, titles=["reference harness", "concurrency_from_i
 verdict(outcome("D18"), LANG)
 
 # %% [markdown]
+# ## 托盘的收益（D19）/ Trays earn their keep (D19)
+#
+# **问题 M2.2 / Question M2.2.** 八次各耗 1 虚拟秒的独立读取：有并行托盘、没有并行托盘，各要几秒？
+# Eight independent one-second reads: how long with parallel trays, and without? *(两个数 / two
+# numbers)*
+
+# %%
+prediction = ...  # ✎ 你的预测 / your prediction
+
+# %%
+check("M2.2", prediction, LANG)
+
+# %%
+d19 = outcome("D19")
+tray_chart(d19.before, d19.after, titles=["reference harness", "parallel_batches=False"])
+
+# %% [markdown]
 # ## 会写的工具也能同托盘（D27）/ Writes may share a tray too (D27)
 #
 # 反过来也成立。课程作者拆过闭源源码后指出【三】：「某些会写状态的工具反而可并行，因为每次写的是不同文件」。
@@ -132,23 +149,6 @@ tray_chart(d27.before, d27.after, titles=["reference harness", "concurrency_from
 
 # %%
 verdict(d27, LANG)
-
-# %% [markdown]
-# ## 托盘的收益（D19）/ Trays earn their keep (D19)
-#
-# **问题 M2.2 / Question M2.2.** 八次各耗 1 虚拟秒的独立读取：有并行托盘、没有并行托盘，各要几秒？
-# Eight independent one-second reads: how long with parallel trays, and without? *(两个数 / two
-# numbers)*
-
-# %%
-prediction = ...  # ✎ 你的预测 / your prediction
-
-# %%
-check("M2.2", prediction, LANG)
-
-# %%
-d19 = outcome("D19")
-tray_chart(d19.before, d19.after, titles=["reference harness", "parallel_batches=False"])
 
 # %% [markdown]
 # ## 口播落点 / Takeaway

@@ -142,15 +142,12 @@ verdict(d28, LANG)
 #
 # ### §12-1　为什么续轮判据要看内容块，不看停止标记？ / Why read the content, not the stop marker?
 #
-# > 停止标记是声明，内容块是事实；流式输出下声明会滞后于事实【三，带归属：课程作者拆过闭源源码后指出】。仓库固定
-# > 提交四章全部按内容块判定【一】；原型 D1 实测：信标记的版本会在标记失真的那一轮提前收工，丢掉已排好的活。
-#
-# 三句话，三次运行。其一，声明会滞后于事实：D1 里有一轮声明 `end_turn`，内容块里却排着一个调用（笔记本 01 的
-# M1.1）。其二，教学版按内容块判定：把 D1 的对话放到 `Switches.course()` 下，那个调用照样执行。其三，信标记的
-# 版本丢活——先预测丢几件。
-# Three sentences, three runs: the declaration lags (D1, notebook 01's M1.1); the course reads
-# the content (D1's conversation under `Switches.course()` runs the late call too); and the loop
-# that trusts the marker loses work — predict how much first.
+# 三件事，三次运行。其一，声明会滞后于事实：D1 里有一轮声明 `end_turn`，内容块里却已排着活（笔记本 01 的
+# M1.1）。其二，教学版按什么判定？把 D1 的对话放到 `Switches.course()` 下，看它执行了哪些调用。其三，信标记的
+# 版本会怎样——先预测。
+# Three points, three runs: the declaration lags (D1, notebook 01's M1.1); what the course judges
+# by (D1's conversation under `Switches.course()`: which calls does it run?); and what the loop
+# that trusts the marker does — predict first.
 
 # %%
 d1 = outcome("D1")
@@ -170,14 +167,17 @@ prediction = ...  # ✎ 你的预测 / your prediction
 # %%
 check("A.1", prediction, LANG)
 
+# %% [markdown]
+# 种子的答案 / The seed's answer:
+#
+# > 停止标记是声明，内容块是事实；流式输出下声明会滞后于事实【三，带归属：课程作者拆过闭源源码后指出】。仓库固定
+# > 提交四章全部按内容块判定【一】；原型 D1 实测：信标记的版本会在标记失真的那一轮提前收工，丢掉已排好的活。
+
 # %%
 side_by_side(d1.before, d1.after, ("reference harness", "trust_stop_reason=True"), [2], LANG)
 
 # %% [markdown]
 # ### §12-2　加一个工具到底要改几处？ / How many places does adding a tool touch?
-#
-# > 显式两处（schema 一条、处理函数映射一行）＋隐式一处：处理函数形参名必须与 schema 属性名逐字一致，否则按
-# > 关键字展开的调用直接失败【一】。
 #
 # **问题 A.2 / Question A.2.** 加一个能用的工具，一共有几处必须写对？ For a new tool to work, how many
 # places must be right? *(一个整数 / an integer)*
@@ -189,6 +189,11 @@ prediction = ...  # ✎ 你的预测 / your prediction
 check("A.2", prediction, LANG)
 
 # %% [markdown]
+# 种子的答案 / The seed's answer:
+#
+# > 显式两处（schema 一条、处理函数映射一行）＋隐式一处：处理函数形参名必须与 schema 属性名逐字一致，否则按
+# > 关键字展开的调用直接失败【一】。
+#
 # 运行代码：D8 的工具两处都登记了，名字却对不上（schema 写 `file_path`，函数收 `path`）。参考实现在注册时就拒绝它；
 # 教学版不检查，按关键字展开的调用在第一次调用时直接失败，运行就此崩溃。
 # By running code: D8's tool is entered in both places, but its names disagree. The reference
@@ -204,9 +209,6 @@ course_d8 = run_scenario(d8.experiment.scenario, Switches.course())
 # %% [markdown]
 # ### §12-3　引入权限管线时，教学版发生了什么「倒退」？ / What regressed when the course added the gates?
 #
-# > 文件工具原有的工作区硬边界（越界直接报错）被整体拆除，越界降级为「问一下用户」——硬墙变成了对讲机。教训是
-# > 评价新机制要看净效应：门禁加上了，墙却拆了。
-#
 # **问题 A.3 / Question A.3.** 教学版（`Switches.course()`）下读 `/etc/passwd`，挡在前面的是什么：墙，还是
 # 一句问人？ Under the course preset, what stands in front of a read of `/etc/passwd`: the wall,
 # or a question? *(wall / question / nothing)*
@@ -218,6 +220,11 @@ prediction = ...  # ✎ 你的预测 / your prediction
 check("A.3", prediction, LANG)
 
 # %% [markdown]
+# 种子的答案 / The seed's answer:
+#
+# > 文件工具原有的工作区硬边界（越界直接报错）被整体拆除，越界降级为「问一下用户」——硬墙变成了对讲机。教训是
+# > 评价新机制要看净效应：门禁加上了，墙却拆了。
+#
 # 运行代码，看净效应：同一次越界读取，参考实现（有墙）和教学版（固定提交 f9e8b28 的 s03，墙已拆）并排。这次回放里
 # 的人答了 `y`，教学版就把 `/etc/passwd` 读给了模型。
 # By running code, the net effect: the same read, the reference harness (the wall) beside the
@@ -232,13 +239,9 @@ side_by_side(d10.before, course_d10, ("reference harness", "Switches.course()"),
 # %% [markdown]
 # ### §12-4　为什么说钩子「只能收紧，不能放松」？ / Why can hooks only tighten, never loosen?
 #
-# > 官方口径：钩子放行绕不过拒绝/询问规则；而阻断型钩子在权限求值之前就停住调用，压得过放行规则【二】。要硬性
-# > 放行或拒绝，官方指定用权限系统，钩子沉默也不等于批准。
-#
-# 四句话，四次运行：钩子放行绕不过拒绝规则（D15，先预测）、也绕不过询问规则；阻断钩子压过放行规则（D24）；
-# 钩子沉默不等于批准（D25）。Four sentences, four runs: a hook's allow gets past neither a deny rule
-# (D15, predict first) nor an ask rule; a blocking hook beats an allow rule (D24); silence is not
-# approval (D25).
+# 四次运行：钩子的放行遇上拒绝规则（D15，先预测）、遇上询问规则；阻断钩子遇上放行规则（D24）；钩子一言不发
+# （D25）。Four runs: a hook's allow against a deny rule (D15, predict first) and against an ask
+# rule; a blocking hook against an allow rule (D24); a hook that says nothing (D25).
 #
 # **问题 A.4 / Question A.4.** 钩子对 `rm -rf src` 说 allow、拒绝规则覆盖 `rm`：参考实现里丢了几个文件？
 # A hook says allow, a deny rule covers `rm`: how many files does the reference harness lose?
@@ -251,6 +254,11 @@ prediction = ...  # ✎ 你的预测 / your prediction
 check("A.4", prediction, LANG)
 
 # %% [markdown]
+# 种子的答案 / The seed's answer:
+#
+# > 官方口径：钩子放行绕不过拒绝/询问规则；而阻断型钩子在权限求值之前就停住调用，压得过放行规则【二】。要硬性
+# > 放行或拒绝，官方指定用权限系统，钩子沉默也不等于批准。
+#
 # 询问规则也一样：把 D15 的拒绝规则换成一条询问规则，人答「不」。钩子说了 allow，参考实现照样问人。
 # An ask rule too: D15 with its deny rule turned into an ask rule, and a human who says no. The
 # hook said allow; the reference harness still asks.
