@@ -132,6 +132,18 @@ d19 = outcome("D19")
 tray_chart(d19.before, d19.after, titles=["reference harness", "parallel_batches=False"])
 
 # %% [markdown]
+# 右边（`parallel_batches=False`）就是教学版：它的托盘一件一件上。课程材料自己在这一点上前后不一：
+# The right-hand side is the course, whose trays carry one call at a time; the course's own
+# material disagrees with itself on this:
+#
+# > 但仓库的章节索引表把「并发」列为该章关键概念，与代码和该章自身说明直接矛盾【一】。顺带一笔：课程前一章的结尾
+# > 以提问方式抛出「几个工具同时跑会不会互相踩」，课程后一章给出的答案其实是「不存在同时」。
+#
+# *The repository's chapter index lists "concurrency" as a key concept of the chapter, against
+# its code and its own text 【一】; the question "do tools running together step on each other?"
+# is answered, a chapter later, by "nothing runs together".*
+
+# %% [markdown]
 # ## 会写的工具也能同托盘（D27）/ Writes may share a tray too (D27)
 #
 # 反过来也成立。课程作者拆过闭源源码后指出【三】：「某些会写状态的工具反而可并行，因为每次写的是不同文件」。
