@@ -17,12 +17,15 @@ from lab.predict import shown, synonyms
 from lab.questions import BANK, Question
 
 # The answers that need a run made in the notebook, as those runs give them.
-FROM_THE_NOTEBOOK_RUN: dict[str, tuple[Any, str]] = {
-    "H.1": (True, "the hunt's finding / 追猎找到的用例"),
-    "H.2": (True, "the kill matrix / 杀伤矩阵"),
-    "H.3": (0, "the kill matrix / 杀伤矩阵"),
-    "R.1": (1, "`lab probe` on the anthropic tool runner / 对 tool runner 的探测"),
-    "R.3": (0, "`lab probe` on the anthropic tool runner / 对 tool runner 的探测"),
+HUNT = ("追猎找到的用例", "the hunt's finding")
+MATRIX = ("杀伤矩阵", "the kill matrix")
+PROBE = ("对 tool runner 的 `lab probe`", "`lab probe` on the anthropic tool runner")
+FROM_THE_NOTEBOOK_RUN: dict[str, tuple[Any, tuple[str, str]]] = {
+    "H.1": (True, HUNT),
+    "H.2": (True, MATRIX),
+    "H.3": (0, MATRIX),
+    "R.1": (1, PROBE),
+    "R.3": (0, PROBE),
 }
 
 HEADER = """\
@@ -37,11 +40,11 @@ do not edit by hand, a test checks that it is current.
 """
 
 
-def answer_of(question: Question) -> tuple[Any, str]:
-    """The answer, and where it comes from when the notebook's own run computes it."""
+def answer_of(question: Question) -> tuple[Any, tuple[str, str] | None]:
+    """The answer, and (zh, en) where it comes from when the notebook's own run computes it."""
     if question.id in FROM_THE_NOTEBOOK_RUN:
         return FROM_THE_NOTEBOOK_RUN[question.id]
-    return question.compute(), ""
+    return question.compute(), None
 
 
 def entry(question: Question) -> str:
@@ -55,7 +58,7 @@ def entry(question: Question) -> str:
         f"- 答的形式 / form: {question.form}",
         f"- **答案 / answer: `{shown(answer)}`**"
         + (
-            f"（在笔记本里由{source}算出 / computed in the notebook from {source}）"
+            f"（在笔记本里由{source[0]}算出 / computed in the notebook from {source[1]}）"
             if source
             else ""
         ),
