@@ -1,7 +1,7 @@
 """M2 转接号码簿 · Add a word_count tool to the number book.
 
-往号码簿里加一个工具。「只改两处」其实是三处：schema 一条、处理函数一行，外加隐含的签名契约——
-schema 的属性名必须与处理函数的形参名逐字一致。
+往号码簿里加一个工具。「只改两处」其实是三处：schema 一条、处理函数一行，外加一处隐含的契约——
+它在哪里，注册表会告诉你。
 
 The model will call it as  word_count {"path": "essay.txt"}  and expects the number of words.
 make_tool(world) returns the Tool; read a file with world.fs.read(world.resolve(path)).

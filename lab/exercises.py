@@ -143,8 +143,11 @@ def m2_registers(module: ModuleType) -> str | None:
         return "make_tool(world) must return a Tool named 'word_count'."
     try:
         ToolRegistry(check_contract=True).register(tool)
-    except ContractError as error:
-        return f"The dispatch table refused it: {error}."
+    except ContractError:
+        return (
+            "The dispatch table refused to register it: the third contract does not hold. "
+            "The call is made as handler(**input): read your schema beside your handler."
+        )
     return None
 
 

@@ -34,6 +34,7 @@ WORDS = {
         "right": "✓ right",
         "wrong": "✗ not what the code computes",
         "why": "why",
+        "misread": "a common misreading",
         "how": "how the code measures it",
         "ask": "{id} {observable}: before {before}; after? ",
         "eof": "--predict reads one answer per observable from standard input; it ended before "
@@ -54,6 +55,7 @@ WORDS = {
         "right": "✓ 对了",
         "wrong": "✗ 与代码算出的不同",
         "why": "为什么",
+        "misread": "常见的误解",
         "how": "代码怎么量出来的",
         "ask": "{id} {observable}：之前 {before}；之后？",
         "eof": "--predict 从标准输入为每个观测量读一个答案；输入在 {id} {observable} 之前就结束了"
@@ -90,6 +92,23 @@ def normal(value: Any) -> Any:
 
 def same(prediction: Any, computed: Any) -> bool:
     return normal(prediction) == normal(computed)
+
+
+def means(prediction: Any, computed: Any, groups: tuple[tuple[Any, ...], ...]) -> bool:
+    """The prediction is the computed value, or a word in the same group of synonyms (the seed's
+    own term, its usual names, in either language)."""
+    if same(prediction, computed):
+        return True
+    return any(
+        any(same(computed, word) for word in group)
+        and any(same(prediction, word) for word in group)
+        for group in groups
+    )
+
+
+def synonyms(computed: Any, groups: tuple[tuple[Any, ...], ...]) -> tuple[Any, ...]:
+    """Every answer taken as right when the code computes `computed`."""
+    return next((g for g in groups if any(same(computed, w) for w in g)), (computed,))
 
 
 def parse(answer: str) -> Any:
@@ -131,7 +150,7 @@ class Verdict:
 
     @property
     def right(self) -> bool:
-        return self.predicted and same(self.prediction, self.computed)
+        return self.predicted and means(self.prediction, self.computed, self.question.groups)
 
     def __rich__(self) -> RenderableType:
         w = WORDS[self.lang]
@@ -143,10 +162,16 @@ class Verdict:
         table.add_row(w["computed"], Text(shown(self.computed), "bold"))
         why = self.question.why[self.lang].format(answer=shown(self.computed))
         source = inspect.getsource(self.question.compute).strip()
+        misread = self.question.misconception.get(self.lang)
         return Group(
             verdict,
             table,
             Text.assemble((f"{w['why']}: ", "bold"), why),
+            *(
+                [Text.assemble((f"{w['misread']}: ", "bold"), misread)]
+                if misread and not self.right
+                else []
+            ),
             Text(f"{w['how']}:", "bold"),
             Syntax(source, "python", theme="friendly", word_wrap=True),
         )

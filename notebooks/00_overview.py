@@ -33,10 +33,8 @@
 
 # %%
 from lab.experiment import load_all, run_experiment
-from lab.notebook import Stepper, claims, html, mechanism_map, panorama
+from lab.notebook import claims, html, mechanism_map, panorama
 from lab.predict import check
-from lab.scenario import run_scenario
-from lab.switches import Switches
 from lab.views.report import switches_view
 
 LANG = "zh"
@@ -72,10 +70,21 @@ mechanism_map()
 # ## 开关板 / The switchboard
 #
 # `Switches()` 是参考实现：所有保护都开着。每个开关只破坏一条保证；它的故障、机制、实验写在开关自己身上。
-# `Switches()` is the reference harness, every protection on; each flag breaks one guarantee.
+# `Switches.course()` 是固定提交（f9e8b28）的教学版。`Switches()` is the reference harness, every
+# protection on; each flag breaks one guarantee. `Switches.course()` is the course as pinned.
+#
+# **问题 C.1 / Question C.1.** 看开关板之前先预测：教学版（`Switches.course()`）与参考实现有几个开关不同？
+# Before you look at the switchboard: How many switches does the course preset flip away from the
+# reference harness? *(一个整数 / an integer)*
+
+# %%
+prediction = ...  # ✎ 你的预测 / your prediction
 
 # %%
 html(switches_view())
+
+# %%
+check("C.1", prediction, LANG)
 
 # %% [markdown]
 # ## 本章的论断，当场测量 / The chapter's claims, measured now
@@ -89,44 +98,18 @@ html(switches_view())
 claims(outcomes, LANG)
 
 # %% [markdown]
-# **问题 O.1 / Question O.1.** 开关板上，教学版（`Switches.course()`）与参考实现有几个开关不同？
-# How many switches does the course preset flip away from the reference harness? *(一个整数 / an
-# integer)*
-
-# %%
-prediction = ...  # ✎ 你的预测 / your prediction
-
-# %%
-check("C.1", prediction, LANG)
-
-# %% [markdown]
-# ## 一步一步 / Stepping by hand
-#
-# 各机制的笔记本用 `Stepper` 一次走一轮。它和 `run_scenario` 用同一个 `build_harness` 接线，所以走出来
-# 的就是同一次运行，逐事件相同——这里对每个实验、开关两侧都核对一遍。
-# `Stepper` wires the harness exactly as `run_scenario` does: a stepped run is the same run,
-# event for event, checked here for every experiment on both sides of its switch.
-
-# %%
-for e in load_all():
-    for switches in (Switches(), Switches().flipped(**e.flips)):
-        stepped = Stepper(e.scenario, switches).finish()
-        assert stepped.trace.events == run_scenario(e.scenario, switches).trace.events, e.id
-f"{len(outcomes)} experiments, both sides stepped"
-
-# %% [markdown]
 # ## 笔记本 / The notebooks
 #
 # | 笔记本 / notebook | 内容 / what you will see |
 # |---|---|
 # | `01_conveyor_belt_M1` | M1 传送带：续轮判据看内容块，不看 `stop_reason`（D1, D1b） |
-# | `02_dispatch_table_M2` | M2 转接号码簿 + 托盘：第三处契约、坏名字、托盘（D7, D8, D18, D19） |
+# | `02_dispatch_table_M2` | M2 转接号码簿 + 托盘：第三处契约、坏名字、托盘（D7, D8, D18, D27, D19） |
 # | `03_chain_of_checks_M3` | M3 扫码口：便宜的检查在前，人的时间在最后；读文件与上限（D9, D17） |
-# | `04_gates_M4` | M4 门禁：拒绝 → 询问 → 放行；工作区的墙；复合命令（D4, D10, D11） |
-# | `05_sockets_M5` | M5 插线口：审计漏记、钩子只能收紧、退出防护（D12–D16） |
+# | `04_gates_M4` | M4 门禁：拒绝 → 询问 → 放行；硬拒绝只管 shell；工作区的墙；复合命令（D4, D26, D10, D11） |
+# | `05_sockets_M5` | M5 插线口：审计漏记、钩子只能收紧、阻断钩子压过放行规则、沉默不等于批准、退出防护（D12–D16, D24, D25） |
 # | `06_pairing_D3` | 配对义务：每个 tool_use 都欠一条 tool_result（D3, D23） |
 # | `07_hypothesis_hunt` | hypothesis 自己找到故障并缩到最小脚本 / finds a fault by itself |
-# | `08_real_harnesses` | 别家的 harness 接到假 API 上（issue 11 的笔记本，另一个分支）/ other harnesses against the fake API (issue 11's notebook) |
+# | `08_real_harnesses` | 别家的 harness 接到假 API 上：tool runner 在野外重演 D1 / other harnesses against the fake API |
 # | `09_course_beside_production` | §8 教学版与生产版的距离、§10 四条批判性边界、§12 验收问答（运行代码作答） |
 #
 # 练习 / Exercises: `lab check --list`（每个机制一道，检查隐藏 / one per mechanism, hidden checks）。

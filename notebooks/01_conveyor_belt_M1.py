@@ -19,7 +19,9 @@
 #
 # > **不变式**　循环体只回答一个问题——本轮响应的内容块里还有没有工具调用。有就执行并把结果作为新消息追
 # > 回去，没有就退出。这个判据是本地可直接观察的结构事实；而停止标记是模型/传输层给出的声明。二者在流式
-# > 输出下可能不同步：内容块里已经排好了工具调用，标记却报了结束——信声明，活就丢了【三】。（种子 §3）
+# > 输出下可能不同步：内容块里已经排好了工具调用，标记却报了结束——信声明，活就丢了【三，课程作者拆过闭源源码后
+# > 指出，产品不把停止标记当续轮的唯一依据，而是另设一个独立标志位，流式过程中一旦收到工具调用块就置真，理由
+# > 正是声明会滞后于事实】。（种子 §3）
 #
 # *Analogy.* The belt brings the work to the craftsman and takes back what he hands over; every
 # turn it checks whether there is still work **in his hands** — not what he says about being done.

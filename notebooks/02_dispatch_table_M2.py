@@ -22,9 +22,9 @@
 # > 上，运行时直接炸。……查不到名字时回退为一句「未知工具」字符串而不是抛异常，循环因此对坏名字免疫【一】。
 #
 # > 托盘的真实分布：教学版没有批次并行——多个工具调用严格按模型给出的原始顺序逐个执行，全章无线程池、无异步、
-# > 无并发原语【一】……产品侧则是另一回事【三】……工具调用被切成连续的批次，批内并行且有并发上限、批间严格有序；
-# > 能否并行由本次调用的实参判定，而非工具的读写属性——同一个 shell 工具，列目录可并行、删除不可并行，而某些会写
-# > 状态的工具反而可并行，因为每次写的是不同文件。
+# > 无并发原语【一】……产品侧则是另一回事【三，课程作者拆过闭源源码后指出：工具调用被切成连续的批次，批内并行且
+# > 有并发上限、批间严格有序；能否并行由本次调用的实参判定，而非工具的读写属性——同一个 shell 工具，列目录可并行、
+# > 删除不可并行，而某些会写状态的工具反而可并行，因为每次写的是不同文件】。
 #
 # *Analogy.* The belt knows no machine: it looks the job's name up in the number book and puts the
 # call through. A batch of jobs is a tray; the course's trays carry one job at a time.
@@ -93,8 +93,9 @@ side_by_side(d8.before, d8.after, ("reference harness", "contract_checked=False"
 # `concurrency_from_input=False` 时按工具判定（「bash 是安全的」，因为 `ls`、`cat` 安全），`rm` 和 `cat`
 # 挤进同一个并行托盘。
 #
-# **问题 M2.3 / Question M2.3.** 按工具判定时，`cat notes.txt` 返回什么？
-# With concurrency decided per tool, what does `cat notes.txt` return? *(一段文本 / some text)*
+# **问题 M2.3 / Question M2.3.** 按工具判定时，`cat notes.txt` 还能读到 `rm` 刚删掉的那个文件的内容吗？
+# With concurrency decided per tool, does `cat notes.txt` still print the file that `rm` has just
+# deleted? *(True / False)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction
@@ -129,6 +130,37 @@ check("M2.2", prediction, LANG)
 # %%
 d19 = outcome("D19")
 tray_chart(d19.before, d19.after, titles=["reference harness", "parallel_batches=False"])
+
+# %% [markdown]
+# 右边（`parallel_batches=False`）就是教学版：它的托盘一件一件上。课程材料自己在这一点上前后不一：
+# The right-hand side is the course, whose trays carry one call at a time; the course's own
+# material disagrees with itself on this:
+#
+# > 但仓库的章节索引表把「并发」列为该章关键概念，与代码和该章自身说明直接矛盾【一】。顺带一笔：课程前一章的结尾
+# > 以提问方式抛出「几个工具同时跑会不会互相踩」，课程后一章给出的答案其实是「不存在同时」。
+#
+# *The repository's chapter index lists "concurrency" as a key concept of the chapter, against
+# its code and its own text 【一】; the question "do tools running together step on each other?"
+# is answered, a chapter later, by "nothing runs together".*
+
+# %% [markdown]
+# ## 会写的工具也能同托盘（D27）/ Writes may share a tray too (D27)
+#
+# 反过来也成立。课程作者拆过闭源源码后指出【三】：「某些会写状态的工具反而可并行，因为每次写的是不同文件」。
+# `save_note` 每次把一条笔记写进以内容摘要命名的新文件，模型一次存四条。参考实现按实参判定，四次写入同在一盘；
+# `concurrency_from_input=False` 按工具的读写属性判定（「它会写」），四次各占一盘。
+#
+# The other way round: a tool that writes may still share a tray when each call writes a different
+# file 【三】. `save_note` writes each note to a file named for its text; the model saves four.
+# Decided by the call's input, the four writes share one tray; decided per tool ("it writes"),
+# each runs alone.
+
+# %%
+d27 = outcome("D27")
+tray_chart(d27.before, d27.after, titles=["reference harness", "concurrency_from_input=False"])
+
+# %%
+verdict(d27, LANG)
 
 # %% [markdown]
 # ## 口播落点 / Takeaway

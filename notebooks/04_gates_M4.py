@@ -75,9 +75,9 @@ check("M4.1", prediction, LANG)
 # %% [markdown]
 # ## 拨动开关：人工审批先于硬拒绝表 / Flip the switch: the human before the deny list
 #
-# **问题 M4.2 / Question M4.2.** 门禁顺序倒置后，虚拟磁盘一共丢几个文件？（工作区里有两个文件，工作区外有
-# /etc/passwd 和 /etc/hosts）With the gates inverted, how many files does the virtual disk lose? The
-# workspace holds two, /etc holds two more. *(一个整数 / an integer)*
+# **问题 M4.2 / Question M4.2.** 门禁顺序倒置（人工审批先于硬拒绝表）、人答了「y」：拒绝表上的 `rm -rf /`
+# 执行了吗？ With the human asked before the deny list, and an unattended 'y': does the
+# deny-listed `rm -rf /` run? *(True / False)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction
@@ -95,11 +95,39 @@ check("M4.2", prediction, LANG)
 verdict(outcome("D4"), LANG)
 
 # %% [markdown]
+# ## 硬拒绝只管 shell（D26）/ The deny list guards bash only (D26)
+#
+# > 教学版的三条实测细节【一】……1. 硬拒绝表只对 shell 工具生效：第一道闸门被「仅当工具是 bash」包住，文件类工具
+# > 越界只会落到第二道闸门，变成「问一下」。同一道门禁，不是对所有活都开。（种子 §6）
+#
+# 拒绝规则同时覆盖 `rm` 和改写 `.env`。模型先 `rm .env`，再换文件工具 `write_file` 改写 `.env`；人照旧对什么
+# 都答 `y`。参考实现的拒绝对每个工具都生效；`deny_rules_cover_every_tool=False` 是教学版的样子：拒绝只对
+# bash 查，文件工具落到「问一下」，一声 `y` 就写了进去。（教学版自己的拒绝表里没有 `.env` 这一条：这里的规则是
+# 实验的，机制是教学版的。）
+#
+# The deny rules cover `rm` and rewriting `.env`. The model tries `rm .env`, then rewrites `.env`
+# with the file tool; the human still answers `y`. In the reference harness a deny rule binds
+# every tool; with `deny_rules_cover_every_tool=False`, the course's way, the deny list is checked
+# for bash only and the file tool falls through to a question that one `y` answers. (The rules
+# are the experiment's: the course's own deny list has no `.env` entry; the mechanism is the
+# course's.)
+
+# %%
+d26 = outcome("D26")
+side_by_side(
+    d26.before, d26.after, ("reference harness", "deny_rules_cover_every_tool=False"), [2], LANG
+)
+
+# %%
+verdict(d26, LANG)
+
+# %% [markdown]
 # ## 墙（D10）/ The wall (D10)
 #
-# 模型读 `/etc/passwd`。参考实现保留了工作区的墙；`workspace_wall=False` 是教学版 s03 的样子。
-# The model reads `/etc/passwd`; the reference keeps the workspace wall, `workspace_wall=False` is
-# the course's s03.
+# 模型读 `/etc/passwd`。参考实现保留了工作区的墙；`workspace_wall=False` 是固定提交（f9e8b28）的教学版 s03
+# 的样子：文件工具不再调用 `safe_path`。The model reads `/etc/passwd`; the reference keeps the
+# workspace wall, `workspace_wall=False` is the course's s03 as pinned (f9e8b28): its file tools
+# no longer call `safe_path`.
 #
 # **问题 M4.3 / Question M4.3.** 有墙时，这次读取在哪一道扫码口被挡下？ With the wall, at which stage?
 # *(一个阶段名 / a stage name)*

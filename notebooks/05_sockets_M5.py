@@ -21,9 +21,10 @@
 # > 这次工具调用；退出事件返回非空＝把循环拽回去再跑一轮；另两类事件（输入提交、执行后）的返回值在调用方被
 # > 丢弃【一】。
 #
-# > **安全不变量**　官方权限文档明写钩子的决定不能绕过权限规则——钩子放行，拒绝规则照样拦、询问规则照样问；
-# > 反向却成立——一个以阻断方式退出的钩子在权限规则求值之前就把调用停住，因此它压得过放行规则。合起来是一条
-# > 干净的对称不变量：插线口只能收紧，不能放松【二】。官方还直接建议……「钩子沉默不等于批准」。
+# > **安全不变量**（官方口径，比「钩子能拦」重要得多）【二】：官方权限文档明写钩子的决定不能绕过权限规则——
+# > 钩子放行，拒绝规则照样拦、询问规则照样问；反向却成立——一个以阻断方式退出的钩子在权限规则求值之前就把调用
+# > 停住，因此它压得过放行规则。合起来是一条干净的对称不变量：插线口只能收紧，不能放松。官方还直接建议：要硬性
+# > 放行或拒绝，用权限系统而不是钩子；并且「钩子沉默不等于批准」。
 #
 # *Analogy.* A row of sockets beside the belt; in the course the devices power up in plug order and
 # the first that says "stop" cuts the rest. *Invariant (course 【一】).* Callbacks in registration
@@ -95,8 +96,10 @@ side_by_side(d14.before, d14.after, ("reference harness", "course_hook_semantics
 # %% [markdown]
 # ## 钩子只能收紧（D15）/ Hooks only tighten (D15)
 #
-# 一个图省事的钩子对每条 shell 命令都说 allow，同时有一条拒绝规则覆盖 `rm`。v2.1.77 之前，钩子的 allow
-# 会跳过规则（`hooks_may_loosen=True`，超出本章：公开的缺陷报告）。
+# 一个图省事的钩子对每条 shell 命令都说 allow，同时有一条拒绝规则覆盖 `rm`。钩子的放行绕不过拒绝规则，是种子
+# 引的官方口径【二】；只有「v2.1.77 之前，钩子的 allow 会跳过规则」（`hooks_may_loosen=True`）超出本章，出自公开
+# 的缺陷报告。A hook's allow never gets past a deny rule: official, 【二】. Only the bug before
+# v2.1.77, where it did (`hooks_may_loosen=True`), is beyond the seed (a public bug report).
 #
 # **问题 M5.2 / Question M5.2.** 钩子对 `rm -rf src` 说 allow，拒绝规则覆盖 `rm`：参考实现里哪一道门说了算？
 # Who decides? *(deny / ask / allow / hook)*
@@ -110,6 +113,45 @@ check("M5.2", prediction, LANG)
 # %%
 d15 = outcome("D15")
 side_by_side(d15.before, d15.after, ("reference harness", "hooks_may_loosen=True"), [1], LANG)
+
+# %% [markdown]
+# ## 反向成立：阻断钩子压过放行规则（D24）/ The other way: a blocking hook beats an allow rule (D24)
+#
+# 安全不变量的另一半：阻断型钩子在权限规则求值之前就把调用停住【二】。团队写了一个钩子，不许任何 shell 命令碰
+# `src/`；规则里却有一条放行清理的 `Bash(rm *)`。模型执行 `rm -rf src`。参考实现先问钩子，钩子一拦就停；
+# `hooks_before_rules=False` 把钩子排到规则之后（只有规则没有答案时才问它），放行规则先说了算，`src/` 没了。
+#
+# The other half of the safety invariant 【二】: a hook that blocks stops the call before the
+# permission rules are read. The team's hook protects `src/`; an allow rule `Bash(rm *)` permits
+# cleanups; the model runs `rm -rf src`. The reference harness asks the hook first and stops;
+# with `hooks_before_rules=False` the hook is asked only when the rules have no answer, so the
+# allow rule decides and `src/` is gone.
+
+# %%
+d24 = outcome("D24")
+side_by_side(d24.before, d24.after, ("reference harness", "hooks_before_rules=False"), [1], LANG)
+
+# %%
+verdict(d24, LANG)
+
+# %% [markdown]
+# ## 钩子沉默不等于批准（D25）/ Hook silence is not approval (D25)
+#
+# 一个审计钩子记下每个调用，什么也不回答。没有任何规则放行 `rm`，所以参考实现照样问人，人答「不」。
+# `silence_is_approval=True` 把钩子的沉默当成批准：不问人，`rm notes.txt` 直接执行。官方的建议就是种子那句
+# 「钩子沉默不等于批准」：要硬性放行或拒绝，用权限规则，而不是钩子。
+#
+# An audit hook records every call and answers nothing. No rule allows `rm`, so the reference
+# harness still asks the human, who says no. With `silence_is_approval=True` the hook's silence
+# counts as approval: nobody is asked and `rm notes.txt` runs. To allow or deny for certain, use
+# the permission rules, not a hook 【二】.
+
+# %%
+d25 = outcome("D25")
+side_by_side(d25.before, d25.after, ("reference harness", "silence_is_approval=True"), [1], LANG)
+
+# %%
+verdict(d25, LANG)
 
 # %% [markdown]
 # ## 退出防护（D16）/ The Stop guard (D16)

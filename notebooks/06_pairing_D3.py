@@ -14,9 +14,9 @@
 # %% [markdown]
 # # 06 · 配对义务：每个 tool_use 都欠一条 tool_result / The pairing obligation
 #
-# > 被拒也要补一条结果：拒绝路径不是跳过了事，而是先补一条内容为「拒绝」的工具结果再继续。这就是执行层为
-# > 记忆层留下的配对义务——每一个工具调用都必须有一条结果与之成对，否则历史不再合法（详见 ③ 记忆管理 的 D3
-# > 实验）【一】。（种子 §6）
+# > 教学版的三条实测细节【一】……被拒也要补一条结果：拒绝路径不是跳过了事，而是先补一条内容为「拒绝」的工具结果
+# > 再继续。这就是执行层为记忆层留下的配对义务——每一个工具调用都必须有一条结果与之成对，否则历史不再合法（详见
+# > ③ 记忆管理 的 D3 实验）。（种子 §6）
 #
 # > == D3 · 关掉 tool_use/tool_result 配对保护 ==
 # > 改动：Switches.pair_protection = False
@@ -56,7 +56,8 @@ code(pairs_intact)
 # 「清理工作区」，拒绝规则覆盖 `rm`。模型先列文件，并在同一个回答里试图删掉缓存。
 # "Clean up the workspace", with a deny rule for `rm`; in one answer the model lists and removes.
 #
-# **问题 P.2 / Question P.2.** 参考实现给被拒的调用发回的结果标了 `is_error` 吗？ *(True / False)*
+# **问题 P.2 / Question P.2.** 参考实现给被拒的调用发回的结果标了 `is_error` 吗？ Does the reference
+# harness mark the result it sends for a denied call `is_error`? *(True / False)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction

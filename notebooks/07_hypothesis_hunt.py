@@ -41,6 +41,26 @@ LANG = "zh"
 # %%
 invariants_view()
 
+# %% [markdown]
+# 「续轮判据」（`continuation`）那一行，教学版是 no。这**不是**说教学版信停止标记：种子 §12-Q1 说仓库固定提交
+# 四章全部按内容块判定【一】，教学版的 `trust_stop_reason` 和参考实现一样。这条承诺比判据本身多两句——退出钩子
+# 最多否决 8 次，调用执行途中不崩溃——教学版两句都不守：它没有退出防护（`stop_hook_guard`，D16），处理函数的
+# 异常也不变成结果（`handler_errors_become_results`）。下面的杀伤矩阵里，看是哪些开关打破了它。
+#
+# The course's "no" on `continuation` does **not** mean it trusts the stop marker: §12-Q1 says all
+# four chapters at the pinned commit judge by the content 【一】, and the course's
+# `trust_stop_reason` is the reference's. The promise says two things more — a Stop hook vetoes at
+# most 8 times, and no crash while the calls run — and the course keeps neither (no Stop guard,
+# D16; handler errors are not turned into results). The kill matrix below shows which switches
+# break it.
+
+# %%
+course = Switches.course()
+{
+    name: getattr(course, name)
+    for name in ("trust_stop_reason", "stop_hook_guard", "handler_errors_become_results")
+}
+
 # %%
 code(BY_NAME["containment"].check)
 
@@ -67,8 +87,9 @@ case_view(finding.case, "the smallest case hypothesis found")
 # %% [markdown]
 # 它是找到的，不是写出来的；和笔记本 04 里手写的 D10 比一比。It was found, not written: compare D10.
 #
-# **问题 H.1 / Question H.1.** 这个用例放到参考实现上，还会打破同一条不变式吗？换句话说，故障在用例里还是在
-# 开关里？ On the reference harness, does the same case keep the promise? *(True / False)*
+# **问题 H.1 / Question H.1.** 这个用例放到参考实现上，还会守住同一条不变式吗？换句话说，故障在开关里（True）
+# 还是在用例里（False）？ On the reference harness, does the same case keep the promise?
+# *(True / False)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction
@@ -84,10 +105,15 @@ pair.view()
 # %% [markdown]
 # ## 杀伤矩阵 / The kill matrix
 #
-# 每个开关单独拨动，对照每一条不变式：✗ 表示 hypothesis 找到了打破它的用例。这里的预算很小，几秒钟跑完。
-# Every switch flipped alone against every invariant, on a tiny budget.
+# 每个开关单独拨动，对照每一条不变式：✗ 表示 hypothesis 找到了打破它的用例。这里每个开关只试 15 个用例
+# （`lab matrix` 试 100 个），十几秒跑完。预算决定能抓到多少：没被抓到的开关不等于没有故障，只是这点预算
+# 没碰上打破它的对话。Every switch flipped alone against every invariant, on a small budget: 15
+# cases a switch (`lab matrix` tries 100), a dozen seconds. The budget decides what is caught: a
+# switch left uncaught is not thereby harmless; this budget just never met a conversation that
+# breaks it.
 #
-# **问题 H.2 / Question H.2.** D1 的开关 `trust_stop_reason` 会被 `continuation`（M1 的承诺）抓住吗？ *(True / False)*
+# **问题 H.2 / Question H.2.** D1 的开关 `trust_stop_reason` 会被 `continuation`（M1 的承诺）抓住吗？
+# Does `continuation`, M1's promise, catch D1's switch `trust_stop_reason`? *(True / False)*
 #
 # **问题 H.3 / Question H.3.** 参考实现那一行有几个 ✗？ How many ✗ on the reference harness's row?
 # *(一个整数 / an integer)*
@@ -97,8 +123,17 @@ prediction_h2 = ...  # ✎ 你的预测 / your prediction (H.2)
 prediction_h3 = ...  # ✎ 你的预测 / your prediction (H.3)
 
 # %%
-matrix = kill_matrix(examples=5, shrinks=3)
+matrix = kill_matrix(examples=15, shrinks=3)
 matrix_view(matrix)
+
+# %% [markdown]
+# 这点预算抓到了几个开关，漏了哪些？上面追猎的 `workspace_wall` 在不在被抓到的里面？
+# How many switches did this budget catch, which did it miss, and is the hunted `workspace_wall`
+# among the caught?
+
+# %%
+missed = [row.switch for row in matrix.rows if not row.caught]
+f"{matrix.caught} / {len(matrix.rows)} caught", missed, "workspace_wall" not in missed
 
 # %%
 check("H.2", prediction_h2, LANG, matrix=matrix)

@@ -66,7 +66,8 @@ bench.matrix(result)
 # %% [markdown]
 # ## 野外的 D1 / D1 in the wild
 #
-# > 二者在流式输出下可能不同步：内容块里已经排好了工具调用，标记却报了结束——信声明，活就丢了
+# > 二者在流式输出下可能不同步：内容块里已经排好了工具调用，标记却报了结束——信声明，活就丢了【三，课程作者
+# > 拆过闭源源码后指出，产品不把停止标记当续轮的唯一依据……理由正是声明会滞后于事实】。（种子 §3）
 #
 # 左边：anthropic SDK 自带的 tool runner（`client.beta.messages.tool_runner(...)`，默认设置）跑 P1s，
 # 一个请求一行，是假 API 看到的样子。右边：实验室的 D1，打开 `trust_stop_reason` 的 harness，一轮一格。
@@ -75,7 +76,7 @@ bench.matrix(result)
 # fake saw them. Right: the lab's D1, its harness with `trust_stop_reason=True`, turn by turn.
 #
 # **问题 R.1 / Question R.1.** tool runner 在 P1s 上一共发了几个请求？ How many requests did the tool
-# runner send on P1s? *(a number)*
+# runner send on P1s? *(一个整数 / a number)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction
@@ -100,7 +101,7 @@ verdict(d1, LANG)
 # same fate: the call is dropped, and the run ends as if the work were done.
 #
 # **问题 R.2 / Question R.2.** 实验室的哪一个开关让它自己的 harness 做出同样的事？ Which switch of the
-# lab makes its own harness do the same? *(a switch name)*
+# lab makes its own harness do the same? *(一个开关名 / a switch name)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction
@@ -110,7 +111,7 @@ check("R.2", prediction, LANG)
 
 # %% [markdown]
 # **问题 R.3 / Question R.3.** 丢掉那个调用之后，tool runner 的程序以什么退出码结束？ With what exit
-# status did the tool runner's program end, once the call was dropped? *(a number)*
+# status did the tool runner's program end, once the call was dropped? *(一个整数 / a number)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction

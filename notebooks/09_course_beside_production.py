@@ -27,10 +27,14 @@
 from rich import box
 from rich.table import Table
 
+from dataclasses import replace
+
+from lab.harness.permissions import Permissions
 from lab.notebook import View, experiment, outcome, side_by_side, verdict
 from lab.predict import check
 from lab.scenario import run_scenario
 from lab.switches import Switches, switch_info, switch_names
+from lab.trace import GateDecision, HumanAsked, RunEnded, ToolCallSeen, ToolExecuted
 
 LANG = "zh"
 
@@ -74,7 +78,7 @@ side_by_side(
 # > 1. 「加一个工具只改两处」不可外推。第三处签名契约是隐含的；产品侧的工具注册代价没有任何公开证据
 #
 # *"Adding a tool touches two places" does not extrapolate: the third, the signature contract, is
-# implicit.* — 运行代码 / by running code (D8):
+# implicit.* — 运行代码 / by running code (D8; §12-2 below runs the course's side):
 
 # %%
 verdict(outcome("D8"), LANG)
@@ -84,13 +88,27 @@ verdict(outcome("D8"), LANG)
 # > 也是同口径：shell 规则匹配的是模型写出的命令文本，同一程序换种写法即失配……需要不依赖命令文本的强制，应交给
 # > 权限系统与系统级沙箱。
 #
-# *String matching at the gate is no security boundary.* — 运行代码 / by running code: four
-# removals spelled past the command-text rules (`find -delete` after `&&`, a variable holding `rm`,
-# `/bin/rm`, `bash -c`), with and without the sandbox that refuses writes outside the workspace
-# whatever the rules say (D28).
+# *String matching at the gate is no security boundary.* — 运行代码 / by running code (D28): four
+# removals of files outside the workspace, each spelled differently, against command-text rules:
+# the prefix rule `Bash(rm *)` judged part by part, plus the course's substring deny list and its
+# ask rule on `"rm "`. 规则拦下了其中两条（`/bin/rm` 和 `bash -c 'rm …'` 都含 `"rm "`，命中询问规则，人答了
+# 「不」）；`&&` 后面的 `find -delete` 和藏在变量里的 `rm` 过了所有规则。The rules catch two (both hold
+# `"rm "`, meet the ask rule, and the human says no); `find -delete` after `&&` and a variable
+# holding `rm` pass every rule. 每条命令的门禁裁决，从运行里读出 / each command's gate decision, read
+# off the run without the sandbox:
 
 # %%
 d28 = outcome("D28")
+commands = {e.call_id: e.input["command"] for e in d28.after.trace.of(ToolCallSeen)}
+gates = {e.call_id: f"{e.gate} → {e.decision}" for e in d28.after.trace.of(GateDecision)}
+{commands[call]: gates[call] for call in commands}
+
+# %% [markdown]
+# 只有沙箱兜住了另外两条：不管规则怎么说，工作区外一律不可写。左边是参考实现（有沙箱），右边没有沙箱。
+# Only the sandbox holds the other two: whatever the rules say, nothing outside the workspace is
+# writable. Left, the reference harness (sandboxed); right, no sandbox.
+
+# %%
 side_by_side(d28.before, d28.after, ("reference harness (sandbox)", "shell_sandbox=False"), [1], LANG)
 
 # %%
@@ -100,43 +118,48 @@ verdict(d28, LANG)
 # > 3. 引入机制可能放松既有约束。权限管线落地的同时，文件工具的硬路径边界被拆除（五处调用清零）——评价新机制要
 # > 看净效应，不能只数加了什么、不数拆了什么。
 #
-# *Introducing a mechanism can loosen an existing constraint.* — 运行代码 / by running code,
-# question C.2 below.
+# *Introducing a mechanism can loosen an existing constraint.* 这一条就是种子的验收问题 3，下面 §12-3 运行代码
+# 作答。It is the seed's acceptance question 3, answered by running code in §12-3 below.
 #
-# **问题 C.2 / Question C.2.** 在教学版（`Switches.course()`）下，读 `/etc/passwd` 被什么挡住：墙（wall），
-# 还是一句问人（question）？ Under the course preset, what stands in the way of reading
-# `/etc/passwd`: the wall or a question? *(wall / question / nothing)*
-
-# %%
-prediction = ...  # ✎ 你的预测 / your prediction
-
-# %%
-check("C.2", prediction, LANG)
-
-# %% [markdown]
 # > 4. 两套 harness 分解不同构。课程把 harness 拆成五元（工具、知识、观测、行动接口、权限），官方术语表是三元
 # > （工具、上下文管理、执行环境）加能力清单——课程的「权限」在官方口径里只是能力之一。引用时必须并列标注并以
 # > 官方为准。
 #
-# *The two decompositions are not isomorphic.* — 这一条是术语对照，不是代码能运行出来的论断（官方术语表）/
-# a terminology comparison, not something code can demonstrate:
+# *The two decompositions are not isomorphic; cite them side by side, the official one as the
+# reference.* 两边并列，各注出处，不逐项对应——种子说二者「不同构」，一边的某一项在另一边没有对应项。A
+# terminology comparison, not something code can demonstrate; the two lists stand side by side,
+# not mapped item to item:
 #
-# | 课程五元 / course (five) | 官方三元 / official (three) + capabilities |
+# | 课程的五元（课程正文，经种子 §10-4） / the course's five | 官方术语表：三元加能力清单【二】（经种子 §10-4，以此为准） / the official glossary's three, plus a list of capabilities |
 # |---|---|
-# | 工具 tools | 工具 tools |
-# | 知识 knowledge、观测 observation | 上下文管理 context management |
-# | 行动接口 action interface | 执行环境 execution environment |
-# | 权限 permissions | 能力之一 one of the capabilities |
+# | 工具、知识、观测、行动接口、权限 / tools, knowledge, observation, action interface, permissions | 工具、上下文管理、执行环境；另列能力清单，课程的「权限」在这里只是能力之一 / tools, context management, execution environment; a separate list of capabilities, where the course's "permissions" is one capability among others |
 
 # %% [markdown]
 # ## §12 验收问答——运行代码作答 / The acceptance questions, answered by running code
 #
-# 种子的四个验收问题。每一个先写预测，再由代码算出答案。The seed's four acceptance questions; each
-# answer below is computed by running the lab, not written down.
+# 种子的四个验收问题，每一个都由代码作答：先写预测，再运行。The seed's four acceptance questions, each
+# answered by the lab's runs: predict first, then run.
 #
-# **A.1　为什么续轮判据要看内容块，不看停止标记？** Why does the continue test read the content, not
-# `stop_reason`? 运行代码：在种子的 D1 里，信停止标记的循环丢了几件活？ By running code: how many calls
-# does the trusting loop lose in the seed's D1? *(一个整数 / an integer)*
+# ### §12-1　为什么续轮判据要看内容块，不看停止标记？ / Why read the content, not the stop marker?
+#
+# 三件事，三次运行。其一，声明会滞后于事实：D1 里有一轮声明 `end_turn`，内容块里却已排着活（笔记本 01 的
+# M1.1）。其二，教学版按什么判定？把 D1 的对话放到 `Switches.course()` 下，看它执行了哪些调用。其三，信标记的
+# 版本会怎样——先预测。
+# Three points, three runs: the declaration lags (D1, notebook 01's M1.1); what the course judges
+# by (D1's conversation under `Switches.course()`: which calls does it run?); and what the loop
+# that trusts the marker does — predict first.
+
+# %%
+d1 = outcome("D1")
+course_d1 = run_scenario(d1.experiment.scenario, Switches.course())
+{
+    "Switches.course().trust_stop_reason": Switches.course().trust_stop_reason,
+    "calls run under the course": [e.call_id for e in course_d1.trace.of(ToolExecuted)],
+}
+
+# %% [markdown]
+# **问题 A.1 / Question A.1.** 在种子的 D1 里，信停止标记的循环丢了几件活？ In the seed's D1, how many
+# calls does the loop that trusts the stop marker lose? *(一个整数 / an integer)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction
@@ -145,9 +168,19 @@ prediction = ...  # ✎ 你的预测 / your prediction
 check("A.1", prediction, LANG)
 
 # %% [markdown]
-# **A.2　加一个工具到底要改几处？** How many places does adding a tool touch? 运行代码：显式的两处，加上注册表
-# 在 D8 里替你检查的那一处。 By running code: the explicit ones plus what the registry checks in D8.
-# *(一个整数 / an integer)*
+# 种子的答案 / The seed's answer:
+#
+# > 停止标记是声明，内容块是事实；流式输出下声明会滞后于事实【三，带归属：课程作者拆过闭源源码后指出】。仓库固定
+# > 提交四章全部按内容块判定【一】；原型 D1 实测：信标记的版本会在标记失真的那一轮提前收工，丢掉已排好的活。
+
+# %%
+side_by_side(d1.before, d1.after, ("reference harness", "trust_stop_reason=True"), [2], LANG)
+
+# %% [markdown]
+# ### §12-2　加一个工具到底要改几处？ / How many places does adding a tool touch?
+#
+# **问题 A.2 / Question A.2.** 加一个能用的工具，一共有几处必须写对？ For a new tool to work, how many
+# places must be right? *(一个整数 / an integer)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction
@@ -156,9 +189,29 @@ prediction = ...  # ✎ 你的预测 / your prediction
 check("A.2", prediction, LANG)
 
 # %% [markdown]
-# **A.3　引入权限管线时，教学版发生了什么「倒退」？** What regressed when the course added the permission
-# pipeline? 运行代码：教学版下读工作区外的文件，挡在前面的是什么？ By running code: under the course, what
-# stands in front of a read outside the workspace? *(wall / question / nothing)*
+# 种子的答案 / The seed's answer:
+#
+# > 显式两处（schema 一条、处理函数映射一行）＋隐式一处：处理函数形参名必须与 schema 属性名逐字一致，否则按
+# > 关键字展开的调用直接失败【一】。
+#
+# 运行代码：D8 的工具两处都登记了，名字却对不上（schema 写 `file_path`，函数收 `path`）。参考实现在注册时就拒绝它；
+# 教学版不检查，按关键字展开的调用在第一次调用时直接失败，运行就此崩溃。
+# By running code: D8's tool is entered in both places, but its names disagree. The reference
+# harness refuses it at registration; the course does not check, and the keyword call fails the
+# first time it runs, ending the run.
+
+# %%
+d8 = outcome("D8")
+course_d8 = run_scenario(d8.experiment.scenario, Switches.course())
+[(label, run.trace.of(RunEnded)[0].reason, run.trace.of(RunEnded)[0].detail)
+ for label, run in (("reference harness", d8.before), ("Switches.course()", course_d8))]
+
+# %% [markdown]
+# ### §12-3　引入权限管线时，教学版发生了什么「倒退」？ / What regressed when the course added the gates?
+#
+# **问题 A.3 / Question A.3.** 教学版（`Switches.course()`）下读 `/etc/passwd`，挡在前面的是什么：墙，还是
+# 一句问人？ Under the course preset, what stands in front of a read of `/etc/passwd`: the wall,
+# or a question? *(wall / question / nothing)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction
@@ -167,12 +220,63 @@ prediction = ...  # ✎ 你的预测 / your prediction
 check("A.3", prediction, LANG)
 
 # %% [markdown]
-# **A.4　为什么说钩子「只能收紧，不能放松」？** Why can hooks only tighten? 运行代码：钩子对 `rm -rf src`
-# 说 allow、拒绝规则覆盖 `rm`，参考实现里丢了几个文件？ By running code: a hook says allow, a deny rule
-# covers `rm`: how many files does the reference harness lose? *(一个整数 / an integer)*
+# 种子的答案 / The seed's answer:
+#
+# > 文件工具原有的工作区硬边界（越界直接报错）被整体拆除，越界降级为「问一下用户」——硬墙变成了对讲机。教训是
+# > 评价新机制要看净效应：门禁加上了，墙却拆了。
+#
+# 运行代码，看净效应：同一次越界读取，参考实现（有墙）和教学版（固定提交 f9e8b28 的 s03，墙已拆）并排。这次回放里
+# 的人答了 `y`，教学版就把 `/etc/passwd` 读给了模型。
+# By running code, the net effect: the same read, the reference harness (the wall) beside the
+# course as pinned (s03 at f9e8b28, no wall). The human in this replay answers `y`, and the course
+# hands `/etc/passwd` to the model.
+
+# %%
+d10 = outcome("D10")
+course_d10 = run_scenario(d10.experiment.scenario, Switches.course())
+side_by_side(d10.before, course_d10, ("reference harness", "Switches.course()"), [1], LANG)
+
+# %% [markdown]
+# ### §12-4　为什么说钩子「只能收紧，不能放松」？ / Why can hooks only tighten, never loosen?
+#
+# 四次运行：钩子的放行遇上拒绝规则（D15，先预测）、遇上询问规则；阻断钩子遇上放行规则（D24）；钩子一言不发
+# （D25）。Four runs: a hook's allow against a deny rule (D15, predict first) and against an ask
+# rule; a blocking hook against an allow rule (D24); a hook that says nothing (D25).
+#
+# **问题 A.4 / Question A.4.** 钩子对 `rm -rf src` 说 allow、拒绝规则覆盖 `rm`：参考实现里丢了几个文件？
+# A hook says allow, a deny rule covers `rm`: how many files does the reference harness lose?
+# *(一个整数 / an integer)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction
 
 # %%
 check("A.4", prediction, LANG)
+
+# %% [markdown]
+# 种子的答案 / The seed's answer:
+#
+# > 官方口径：钩子放行绕不过拒绝/询问规则；而阻断型钩子在权限求值之前就停住调用，压得过放行规则【二】。要硬性
+# > 放行或拒绝，官方指定用权限系统，钩子沉默也不等于批准。
+#
+# 询问规则也一样：把 D15 的拒绝规则换成一条询问规则，人答「不」。钩子说了 allow，参考实现照样问人。
+# An ask rule too: D15 with its deny rule turned into an ask rule, and a human who says no. The
+# hook said allow; the reference harness still asks.
+
+# %%
+d15 = outcome("D15")
+asks_instead = replace(
+    d15.experiment.scenario, permissions=Permissions(ask=["Bash(rm *)"]), human=["n"]
+)
+hook_allow_vs_ask = run_scenario(asks_instead, Switches())
+[(e.question, e.answer) for e in hook_allow_vs_ask.trace.of(HumanAsked)]
+
+# %% [markdown]
+# 阻断钩子压过放行规则（D24），钩子沉默不等于批准（D25）：
+# A blocking hook beats an allow rule (D24); hook silence is not approval (D25):
+
+# %%
+verdict(outcome("D24"), LANG)
+
+# %%
+verdict(outcome("D25"), LANG)

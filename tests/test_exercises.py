@@ -74,7 +74,7 @@ NEAR_MISSES = {
 # What would give each answer away.
 GIVEAWAYS = {
     "m1_lost_call": ["end_turn"],
-    "m2_word_count": ['"required"', "def word_count(path"],
+    "m2_word_count": ['"required"', "def word_count(path", "file_path", "['path']"],
     "m3_chain_order": ['"validation", "tool_check", "hooks", "permission"'],
     "m4_rule_set": ["Bash(rm", "ask=["],
     "m5_stop_hook": ["stop_hook_active"],

@@ -16,9 +16,9 @@ from floors below, so no circle runs between packages.
                                                    searched; testing uses probe, never the reverse)
     5 views     lab.views                         (what a run, a matrix or a probe looks like:
                                                    tables, transcripts, pictures, HTML pages)
-    6 class     lab.notebook, lab.predict, lab.questions
+    6 class     lab.notebook, lab.predict, lab.questions, lab.answers, lab.answer_key
                                                   (the notebooks' glue, predict-then-run, the
-                                                   questions' hidden answers)
+                                                   questions, their hidden answers, the key)
     7 commands  lab.cli, lab.__main__             (the `lab` command, and `python -m lab`)
 
 Every import counts, lazy ones inside functions too: a lazy import still makes a circle.
@@ -49,7 +49,7 @@ FLOORS = [
     {"lab.probe"},
     {"lab.testing"},
     {"lab.views"},
-    {"lab.notebook", "lab.predict", "lab.questions"},
+    {"lab.notebook", "lab.predict", "lab.questions", "lab.answers", "lab.answer_key"},
     {"lab.cli", "lab.__main__"},
 ]
 # Within a floor, only these pairs may import sideways (importer -> imported).
@@ -65,6 +65,9 @@ SIDEWAYS = {
     ("lab.runner", "lab.scenario"),  # the one entry runs a scenario among other things
     ("lab.live", "lab.runner"),  # live mode wires the harness through the one entry
     ("lab.predict", "lab.questions"),  # check() looks the question up; the bank never asks back
+    ("lab.questions", "lab.answers"),  # a question names the function that computes its answer
+    ("lab.answer_key", "lab.questions"),  # the teacher's key is written from the bank
+    ("lab.answer_key", "lab.predict"),  # ... with the answers shown as `check` shows them
     ("lab.__main__", "lab.cli"),
 }
 PACKAGES = {

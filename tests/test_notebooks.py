@@ -14,6 +14,7 @@ from pathlib import Path
 import jupytext
 import pytest
 
+from lab.answer_key import FROM_THE_NOTEBOOK_RUN
 from lab.experiment import load_all
 from lab.predict import NO_PREDICTION, check
 from lab.questions import QUESTIONS
@@ -29,12 +30,12 @@ ANSWERS = {
     "M1.3": (3, 400),
     "M2.1": "at registration",
     "M2.2": (1.0, 8.0),
-    "M2.3": "old notes",
+    "M2.3": True,
     "M3.1": "validation",
     "M3.2": (0, 2),
     "M3.3": (4, 3),
     "M4.1": "deny",
-    "M4.2": 2,
+    "M4.2": True,
     "M4.3": "tool_check",
     "M5.1": ["toolu_001"],
     "M5.2": "deny",
@@ -42,7 +43,6 @@ ANSWERS = {
     "P.1": "toolu_002",
     "P.2": True,
     "P.3": "toolu_002",
-    "C.2": "question",
     "R.2": "trust_stop_reason",
     "A.1": 1,
     "A.2": 3,
@@ -110,6 +110,38 @@ def test_the_seed_check_finds_a_quote_the_seed_does_not_hold():
     ]
 
 
+ATTRIBUTED = (
+    "产品侧则是另一回事【三，课程作者拆过闭源源码后指出：工具调用被切成连续的批次】。"
+    "此后再未变过【一】。"
+)
+
+
+@pytest.mark.parametrize(
+    "quote, why",
+    [
+        ("产品侧则是另一回事【三，课程作者拆过闭源源码后指出：工具调用被切成连续的批次】。", None),
+        ("产品侧则是另一回事【三，课程作者拆过闭源源码后指出：……连续的批次】。", None),
+        ("此后再未变过【一】。", None),
+        ("另一回事【三】……工具调用被切成连续的批次", "not in the seed: 另一回事【三】"),
+        ("此后再未变过。", "drops the seed's 【…】 mark: 此后再未变过"),
+        ("工具调用被切成连续的批次", "drops the seed's 【…】 mark: 工具调用被切成连续的批次"),
+        ("产品侧则是另一回事【二】。", "not in the seed: 产品侧则是另一回事【二】"),
+    ],
+)
+def test_the_seed_check_keeps_the_attributions_and_grade_marks(quote, why):
+    checks = seed_checks()
+    found = checks.problems("01_x.py", f"> {quote}\n\n> 此后再未变过【一】。\n", ATTRIBUTED)
+    assert found == ([] if why is None else [f"01_x.py: {why}"])
+
+
+def test_the_seed_check_reads_the_quotes_of_source_files():
+    checks = seed_checks()
+    source = 'note = "「此后再未变过【一】」 and 「此后再未变过」; an answer 「y」 or 「不」"'
+    assert checks.source_problems("lab/x.py", source, ATTRIBUTED) == [
+        "lab/x.py: drops the seed's 【…】 mark: 此后再未变过"
+    ]
+
+
 def test_the_seed_check_refuses_an_empty_seed_folder(tmp_path, capsys):
     assert seed_checks().main([str(tmp_path)]) == 2
     assert f"no seed text (*.txt) in {tmp_path}" in capsys.readouterr().err
@@ -167,6 +199,52 @@ def test_every_question_of_the_bank_is_asked_somewhere():
     assert asked == set(QUESTIONS)
 
 
+def squeezed(text: str) -> str:
+    return "".join(text.split())
+
+
+@pytest.mark.parametrize("id", sorted(QUESTIONS))
+def test_the_notebook_asks_each_question_in_the_bank_s_words(id):
+    """The bank holds each question's text (the answer key and the worksheet print it): the
+    notebook that checks it asks it in the same words, both languages and the answer's form."""
+    question = QUESTIONS[id]
+    (path,) = [p for p in NOTEBOOKS if p.stem == question.notebook]
+    assert id in {asked for _, asked, _ in checks_in(path)}
+    text = squeezed(markdown(path))
+    for words in (question.ask["zh"], question.ask["en"], question.form):
+        assert squeezed(words) in text, (id, words)
+
+
+@pytest.mark.parametrize(
+    "id, answer",
+    [
+        ("M4.3", "工具自校验"),
+        ("M4.3", "the tool's own check"),
+        ("M3.1", "结构校验"),
+        ("M4.1", "硬拒绝"),
+        ("M2.1", "注册时"),
+        ("M1.2", "丢了"),
+        ("A.3", "问一下用户"),
+        ("A.3", "对讲机"),
+        ("M2.3", "是"),
+        ("P.2", "yes"),
+    ],
+)
+def test_the_seed_s_terms_and_their_synonyms_are_accepted(id, answer):
+    assert check(id, answer, "zh").right
+
+
+@pytest.mark.parametrize("id, answer", [("M4.3", "validation"), ("A.3", "wall"), ("M2.3", "不")])
+def test_a_wrong_answer_is_told_the_misconception_it_holds(id, answer):
+    misconception = QUESTIONS[id].misconception
+    for lang in ("zh", "en"):
+        verdict = check(id, answer, lang)
+        assert not verdict.right
+        assert squeezed(misconception[lang]) in squeezed(repr(verdict))
+    right = check(id, QUESTIONS[id].compute(), "en")
+    assert right.right and squeezed(misconception["en"]) not in squeezed(repr(right))
+
+
 def literal_asserts(source: str) -> list[str]:
     """assert statements that compare with a literal: an answer written down."""
     found = []
@@ -211,6 +289,7 @@ def test_the_hunt_questions_are_computed_from_a_real_hunt():
 
     finding = hunt("workspace_wall", examples=40, shrinks=20)
     assert check("H.1", True, "en", finding=finding).right
+    assert FROM_THE_NOTEBOOK_RUN["H.1"][0] is True  # the teacher's key says so too
     # R.1 and R.3 read a `lab probe` result: tests/test_probe.py computes them from a real one.
     assert set(ANSWERS) | {"C.1", "H.1", "H.2", "H.3", "R.1", "R.3"} == set(QUESTIONS)
 
@@ -245,3 +324,17 @@ def test_the_gates_notebook_shows_the_turn_its_question_asks_about():
         if c.cell_type == "code" and "Stepper(" in c.source
     ]
     assert hidden_steps(cell) == []  # M4.1 asks which gate stops `rm -rf /`: turn 2
+
+
+def test_a_stepped_run_is_the_run():
+    """The notebooks step a harness turn by turn (`Stepper`): it wires the harness as
+    `run_scenario` does, so a stepped run is the same run, event for event, for every experiment
+    on both sides of its switch. (Once a cell of notebook 00; a check belongs here.)"""
+    from lab.notebook import Stepper
+    from lab.scenario import run_scenario
+    from lab.switches import Switches
+
+    for e in load_all():
+        for switches in (Switches(), Switches().flipped(**e.flips)):
+            stepped = Stepper(e.scenario, switches).finish()
+            assert stepped.trace.events == run_scenario(e.scenario, switches).trace.events, e.id

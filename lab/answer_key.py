@@ -1,0 +1,88 @@
+"""The teacher's answer key, written from the question bank: per question the answer, the words
+also accepted, and the misconception it targets, in Chinese and English.
+
+    python -m lab.answer_key > docs/teacher/answer-key.md
+
+Most answers are computed here, by running the experiments, exactly as `check` computes them in
+class. A few are computed in the notebook from a run made there (a hunt, the kill matrix, a probe
+of a real harness); for those the key gives the value such a run yields, and tests check it.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from lab.predict import shown, synonyms
+from lab.questions import BANK, Question
+
+# The answers that need a run made in the notebook, as those runs give them.
+HUNT = ("追猎找到的用例", "the hunt's finding")
+MATRIX = ("杀伤矩阵", "the kill matrix")
+PROBE = ("对 tool runner 的 `lab probe`", "`lab probe` on the anthropic tool runner")
+FROM_THE_NOTEBOOK_RUN: dict[str, tuple[Any, tuple[str, str]]] = {
+    "H.1": (True, HUNT),
+    "H.2": (True, MATRIX),
+    "H.3": (0, MATRIX),
+    "R.1": (1, PROBE),
+    "R.3": (0, PROBE),
+}
+
+HEADER = """\
+# 答案与误解 / Answer key
+
+教师用。每个问题：答案、也算对的说法、它针对的误解。由 `lab/questions.py` 生成
+（`python -m lab.answer_key > docs/teacher/answer-key.md`），请勿手改；测试会检查它是最新的。
+
+For the teacher. Each question: the answer, the words also accepted, and the misconception it
+targets. Written from `lab/questions.py` (`python -m lab.answer_key > docs/teacher/answer-key.md`);
+do not edit by hand, a test checks that it is current.
+"""
+
+
+def answer_of(question: Question) -> tuple[Any, tuple[str, str] | None]:
+    """The answer, and (zh, en) where it comes from when the notebook's own run computes it."""
+    if question.id in FROM_THE_NOTEBOOK_RUN:
+        return FROM_THE_NOTEBOOK_RUN[question.id]
+    return question.compute(), None
+
+
+def entry(question: Question) -> str:
+    answer, source = answer_of(question)
+    also = [shown(w) for w in synonyms(answer, question.groups) if shown(w) != shown(answer)]
+    lines = [
+        f"### {question.id}",
+        "",
+        f"- 问题：{question.ask['zh']}",
+        f"- Question: {question.ask['en']}",
+        f"- 答的形式 / form: {question.form}",
+        f"- **答案 / answer: `{shown(answer)}`**"
+        + (
+            f"（在笔记本里由{source[0]}算出 / computed in the notebook from {source[1]}）"
+            if source
+            else ""
+        ),
+    ]
+    if also:
+        lines.append("- 也算对 / also accepted: " + "、".join(f"`{w}`" for w in also))
+    lines += [
+        f"- 针对的误解：{question.misconception['zh']}",
+        f"- Misconception: {question.misconception['en']}",
+        f"- 为什么：{question.why['zh'].format(answer=shown(answer))}",
+        f"- Why: {question.why['en'].format(answer=shown(answer))}",
+    ]
+    return "\n".join(lines)
+
+
+def answer_key() -> str:
+    parts, notebook = [HEADER.rstrip()], None
+    for question in BANK:
+        if question.notebook != notebook:
+            notebook = question.notebook
+            parts.append(f"## `{notebook}`")
+        parts.append(entry(question))
+    return "\n\n".join(parts) + "\n"
+
+
+if __name__ == "__main__":
+    sys.stdout.write(answer_key())
