@@ -16,6 +16,7 @@ holds no text. tests/test_notebooks.py checks this checker on a seed of its own.
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from pathlib import Path
@@ -49,6 +50,15 @@ def quotes(text: str) -> list[str]:
 def inline_quotes(text: str) -> list[str]:
     """The 「…」 of a source file that quote the seed: two Chinese characters or more."""
     return [q for q in re.findall(r"「([^」]*)」", text) if len(CJK.findall(q)) >= 2]
+
+
+def strings(source: str) -> str:
+    """A Python file's string constants, one per line: a quote split over two adjacent
+    literals reads as the one string Python makes of them."""
+    nodes = ast.walk(ast.parse(source))
+    return "\n".join(
+        n.value for n in nodes if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    )
 
 
 def squeeze(text: str) -> str:
@@ -112,7 +122,7 @@ def main(argv: list[str]) -> int:
     found = [line for path in NOTEBOOKS for line in problems(path.name, markdown(path), seed_text)]
     for path in SOURCES:
         name = str(path.relative_to(ROOT))
-        found += source_problems(name, path.read_text(encoding="utf-8"), seed_text)
+        found += source_problems(name, strings(path.read_text(encoding="utf-8")), seed_text)
     for line in found:
         print(line, file=sys.stderr)
     print(

@@ -142,6 +142,13 @@ def test_the_seed_check_reads_the_quotes_of_source_files():
     ]
 
 
+def test_a_quote_split_over_two_string_literals_is_read_whole():
+    checks = seed_checks()
+    source = 'note = (\n    "「此后再未"\n    "变过【一】」"\n)\n'
+    assert checks.strings(source) == "「此后再未变过【一】」"
+    assert checks.source_problems("lab/x.py", checks.strings(source), ATTRIBUTED) == []
+
+
 def test_the_seed_check_refuses_an_empty_seed_folder(tmp_path, capsys):
     assert seed_checks().main([str(tmp_path)]) == 2
     assert f"no seed text (*.txt) in {tmp_path}" in capsys.readouterr().err
