@@ -209,6 +209,24 @@ def test_a_bad_worksheet_path_is_one_line_and_nothing_written(name, said, tmp_pa
     assert sorted(tmp_path.rglob("*")) == before
 
 
+def test_without_fpdf2_or_a_cjk_font_the_worksheet_says_what_to_install(
+    tmp_path, monkeypatch, capsys
+):
+    import lab.teacher.worksheet as worksheet
+
+    path = tmp_path / "sheet.pdf"
+    monkeypatch.setitem(sys.modules, "fpdf", None)  # import fpdf raises ImportError
+    assert main(["worksheet", str(path)]) == 2
+    monkeypatch.undo()
+    monkeypatch.setattr(worksheet, "CJK_FONTS", [])
+    monkeypatch.setattr(worksheet.shutil, "which", lambda name: None)
+    assert main(["worksheet", "--lang", "zh", str(path)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and "pip install 'harness-lab[teacher]'" in err[0]
+    assert "apt-get install fonts-wqy-microhei" in err[1]
+    assert list(tmp_path.iterdir()) == []
+
+
 # ---- the slides ------------------------------------------------------------------------------
 # The deck in an iframe of exactly 1280×720 CSS pixels (a projector; headless Chromium's own
 # window keeps room for a toolbar); every slide shown in turn and measured, then the keys.

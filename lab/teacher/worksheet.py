@@ -73,6 +73,7 @@ WORDS = {
         "in the notebook named; the code computes the answer only then.",
         "name": "Name: ____________________    Date: ____________",
         "notebook": "notebook",
+        "optional": "(optional: outside the chapter)",
         "prediction": "my prediction:",
         "right": "right?",
     },
@@ -82,10 +83,13 @@ WORDS = {
         "才算出答案。",
         "name": "姓名：____________________    日期：____________",
         "notebook": "笔记本",
+        "optional": "（选做：超出本章）",
         "prediction": "我的预测：",
         "right": "对吗？",
     },
 }
+# The notebooks a 90-minute class skips (docs/teacher/lesson-plan.md): the hunt and the bench.
+OUTSIDE_THE_CHAPTER = ("07_hypothesis_hunt", "08_real_harnesses")
 # Fonts that draw Chinese, tried in order (Debian's fonts-wqy-microhei, fonts-noto-cjk, macOS).
 CJK_FONTS = [
     "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
@@ -154,7 +158,10 @@ def pdf(found: list[Question], lang: str) -> bytes:
             notebook = question.notebook
             sheet.ln(2)
             sheet.set_font("cjk", size=12)
-            sheet.cell(0, 8, f"{w['notebook']} {notebook}", new_x="LMARGIN", new_y="NEXT")
+            title = f"{w['notebook']} {notebook}"
+            if notebook in OUTSIDE_THE_CHAPTER:
+                title += f" {w['optional']}"
+            sheet.cell(0, 8, title, new_x="LMARGIN", new_y="NEXT")
         sheet.set_font("cjk", size=10)
         line = f"{question.id}  {question.text[lang]}"
         sheet.multi_cell(0, 5.5, line, align="L", new_x="LMARGIN", new_y="NEXT")

@@ -55,8 +55,9 @@ html, body { margin: 0; height: 100%; background: #fff; color: #1c1c1c; overflow
 section.slide { width: 100vw; height: 100vh; padding: 1.1rem 1.6rem 0.9rem; overflow: hidden;
   display: flex; flex-direction: column; gap: 0.55rem; }
 section.slide[hidden] { display: none; }
-.top { font-size: 0.8rem; color: #666; display: flex; justify-content: space-between; }
-h1 { font-size: 1.45rem; line-height: 1.25; margin: 0; }
+.top { font-size: 0.8rem; color: #666; display: flex; justify-content: space-between;
+  gap: 1rem; } .top span:last-child { white-space: nowrap; }
+h1 { font-size: 1.4rem; line-height: 1.25; margin: 0; }
 .switch, .line { font-family: 'DejaVu Sans Mono', Menlo, monospace; overflow-wrap: anywhere; }
 .switch { font-size: 0.75rem; color: #333; }
 table { border-collapse: collapse; font-size: 0.85rem; }
@@ -67,7 +68,7 @@ td.value { font-family: 'DejaVu Sans Mono', Menlo, monospace; font-size: 0.75rem
 .part { font-size: 0.72rem; }
 .part b { color: #c01e1e; }
 .line { font-size: 0.62rem; color: #333; margin-left: 1rem; }
-.takeaway { margin-top: auto; font-size: 1.05rem; font-weight: bold; line-height: 1.3;
+.takeaway { margin-top: auto; font-size: 1rem; font-weight: bold; line-height: 1.3;
   border-left: 0.3rem solid #c01e1e; padding-left: 0.7rem; }
 .title h1 { font-size: 1.7rem; }
 .title p { font-size: 0.9rem; margin: 0; }
@@ -160,7 +161,7 @@ def experiment_slide(outcome: Outcome, index: int, total: int, lang: str) -> str
     return (
         f'<section class="slide" id="{html.escape(e.id)}" hidden>'
         f'<div class="top"><span>{html.escape(e.id)} · {html.escape(e.mechanism)} '
-        f"{html.escape(mechanism)} · {html.escape(grade_of(outcome, lang))}</span>"
+        f"{html.escape(mechanism)} · {html.escape(one_line(grade_of(outcome, lang), 170))}</span>"
         f"<span>{index} / {total}</span></div>"
         f"<h1>{html.escape(e.title[lang])}</h1>"
         f'<div class="switch">{html.escape(w["switch"])}: '
