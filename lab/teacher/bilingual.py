@@ -94,7 +94,9 @@ def keeps(sentence: str, lang: str) -> bool:
     return english if lang == "en" else not english
 
 
-WIDE = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef「」『』（）]")
+WIDE = re.compile(r"[\u2014\u2026\u3000-\u303f\u3400-\u9fff\uff00-\uffef「」『』（）]")
+
+PUNCTUATION = re.compile(r"[\u3000-\u303f\uff00-\uffef]")  # 。，：（ …: never a space beside
 
 
 def join(pieces: list[str]) -> str:
@@ -108,10 +110,12 @@ def join(pieces: list[str]) -> str:
 
 
 def unwrap(lines: list[str]) -> str:
-    """Lines of a paragraph as one: no space where the break falls between Chinese words."""
+    """Lines of a paragraph as one: no space where the break falls between Chinese words or
+    beside Chinese punctuation."""
     text = ""
     for line in (line.strip() for line in lines):
-        if text and not (WIDE.match(text[-1]) and WIDE.match(line[:1])):
+        touching = WIDE.match(text[-1:]) and WIDE.match(line[:1])
+        if text and not (touching or PUNCTUATION.match(text[-1]) or PUNCTUATION.match(line[:1])):
             text += " "
         text += line
     return text
