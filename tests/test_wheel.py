@@ -12,6 +12,7 @@ from pathlib import Path
 
 from lab.cli import main
 from lab.cli.commands import notebooks_dir
+from lab.cli.teacher import kit_dir
 from lab.exercises import EXERCISES, check, starters_dir
 from lab.probe.peers import PEERS
 
@@ -45,9 +46,14 @@ def test_the_wheel_carries_the_starters_and_the_notebooks():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     shipped = config["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
     assert shipped == {"experiments": "lab/experiments", "exercises": "lab/starters",
-                       "notebooks": "lab/notebook_sources"}  # fmt: skip
+                       "notebooks": "lab/notebook_sources",
+                       "docs/teacher": "lab/teacher_kit"}  # fmt: skip
     # Installed, the lab looks for them exactly there; a checkout has them at the root.
     assert starters_dir() == ROOT / "exercises" and notebooks_dir() == ROOT / "notebooks"
+    assert kit_dir() == ROOT / "docs" / "teacher"
+    assert {"lesson-plan.md", "worksheet-zh.pdf", "worksheet-en.pdf"} <= {
+        p.name for p in kit_dir().iterdir()
+    }
     for exercise in EXERCISES.values():
         assert (starters_dir() / exercise.file).is_file()
 

@@ -40,6 +40,11 @@ COMMANDS: dict[str, tuple[list[str], tuple[int, ...], str]] = {
     "serve": (["serve", "D1"], (0, 1, 130), ""),
     "peers install": (["peers", "install", "nonesuch"], (2,), ""),  # names what it installs
     "notebooks": (["notebooks"], (0,), ""),
+    "notebooks --lang": (["notebooks", "--lang", "zh", "students"], (0,), ""),
+    "report --slides": (["report", "--slides", "slides.html", "--lang", "zh"], (0,), ""),
+    "kit": (["kit"], (0,), ""),  # the lesson plan, the answer key and the worksheets
+    # A bare wheel has no fpdf2 (the `teacher` extra): one line naming the extra, exit 2.
+    "worksheet": (["worksheet", "worksheet.pdf"], (2,), ""),
     "--version": (["--version"], (0,), ""),
 }
 
@@ -85,12 +90,18 @@ def main() -> int:
                 code, said = done.returncode, done.stderr
             mark = "ok" if code in codes else "FAILED"
             print(f"{mark:6} lab {' '.join(argv)}: exit {code}", flush=True)
+            if name == "worksheet" and "harness-lab[teacher]" not in said:
+                code = -1  # the line must name what to install
             if code not in codes:
                 failed.append(f"lab {' '.join(argv)}: exit {code}, expected {codes}: {said[-300:]}")
         written = sorted(p.name for p in empty.iterdir())
-        expected = ["m1_lost_call.py", "notebooks", "report.html"]
+        expected = ["m1_lost_call.py", "notebooks", "report.html", "slides.html", "students"]
+        expected += ["teacher"]
         if written != expected:
             failed.append(f"the empty folder holds {written}, expected {expected}")
+        kit = {p.name for p in (empty / "teacher").iterdir()} if "teacher" in written else set()
+        if not {"lesson-plan.md", "worksheet-zh.pdf", "worksheet-en.pdf"} <= kit:
+            failed.append(f"lab kit wrote {sorted(kit)}: the lesson plan or a worksheet is missing")
     for line in failed:
         print(line, file=sys.stderr)
     return 1 if failed else 0

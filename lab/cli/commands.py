@@ -148,8 +148,14 @@ def cmd_switches(args: argparse.Namespace, out: Console) -> int:
 
 
 def cmd_report(args: argparse.Namespace, out: Console) -> int:
-    """The projector page: panorama, claims with grades, every experiment side by side."""
+    """The projector page: panorama, claims with grades, every experiment side by side; or
+    (--slides) one experiment per screen."""
     from lab.cli.output import check_output_path, write_whole
+
+    if args.slides is not None:
+        from lab.cli.teacher import write_slides
+
+        return write_slides(args, out)
     from lab.experiment import run_experiment
     from lab.views import html_report
 
@@ -213,22 +219,16 @@ def notebooks_dir() -> Path:
 
 
 def cmd_notebooks(args: argparse.Namespace, out: Console) -> int:
-    """Write the notebooks' sources (and their README) into a folder, never over a file."""
-    sources = sorted(notebooks_dir().glob("[0-9][0-9]_*.py")) + [notebooks_dir() / "README.md"]
-    folder: Path = args.folder
-    if folder.exists() and not folder.is_dir():
-        raise UsageError(f"{folder} is a file; name a folder for the notebooks")
-    taken = [folder / s.name for s in sources if (folder / s.name).exists()]
-    if taken:
-        raise UsageError(f"{taken[0]} exists; name another folder (nothing was written)")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for source in sources:
-            (folder / source.name).write_text(source.read_text(encoding="utf-8"), "utf-8")
-    except OSError as error:
-        raise UsageError(f"{folder}: {error.strerror or error}") from None
+    """Write the notebooks' sources (and their README) into a folder, never over a file; with
+    --lang, the students' edition: the Markdown in that language only."""
+    from lab.cli.teacher import edition_sources, write_new_files
+
+    sources = edition_sources(args.lang)
+    write_new_files(args.folder, [(name, text.encode("utf-8")) for name, text in sources])
+    notebooks = sum(1 for name, _ in sources if name.endswith(".py"))
+    what = "and README.md " if args.lang is None else f"(the {args.lang} edition) "
     out.print(
-        f"wrote {len(sources) - 1} notebooks and README.md into {folder}; open them with "
+        f"wrote {notebooks} notebooks {what}into {args.folder}; open them with "
         "Jupyter and jupytext (pip install jupyterlab jupytext)",
         soft_wrap=True,
     )

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from lab import __version__
-from lab.cli import commands, probe
+from lab.cli import commands, probe, teacher
 from lab.cli.parser import EXIT_BUG, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, parse
 from lab.errors import InputError, StdoutError
 
@@ -42,6 +42,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Console], int]] = {
     "report": commands.cmd_report,
     "notebooks": commands.cmd_notebooks,
     **probe.COMMANDS,
+    **teacher.COMMANDS,
 }
 
 

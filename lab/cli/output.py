@@ -36,12 +36,16 @@ def check_output_path(path: Path, flag: str, suffixes: tuple[str, ...] = ()) -> 
     return path
 
 
-def write_whole(path: Path, text: str, flag: str) -> None:
-    """Write `text` into a `.partial` file beside `path` and rename it into place; on any
-    failure the `.partial` is removed and the error is one line naming `flag` and `path`."""
+def write_whole(path: Path, content: str | bytes, flag: str) -> None:
+    """Write `content` (text or bytes) into a `.partial` file beside `path` and rename it into
+    place; on any failure the `.partial` is removed and the error is one line naming `flag` and
+    `path`."""
     partial = path.with_name(path.name + ".partial")
     try:
-        partial.write_text(text, encoding="utf-8")
+        if isinstance(content, bytes):
+            partial.write_bytes(content)
+        else:
+            partial.write_text(content, encoding="utf-8")
         partial.replace(path)
     except OSError as error:
         raise UsageError(f"{flag} {path}: {error.strerror or error}") from None

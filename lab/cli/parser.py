@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 
 from lab import __version__
 from lab.cli.probe import add_parsers as add_probe_parsers
+from lab.cli.teacher import add_parsers as add_teacher_parsers
 from lab.errors import UsageError, at_least_one
 from lab.switches import Switches, SwitchValueError, parse_switch_value, switch_names
 
@@ -146,7 +147,14 @@ def build_parser() -> Parser:
         help=f"generated cases to try (default: {HUNT_EXAMPLES})",
     )
     report = sub.add_parser("report", parents=[lang, folder], help="every experiment on one page")
-    report.add_argument("--html", type=Path, required=True, metavar="FILE", help="write it here")
+    page = report.add_mutually_exclusive_group(required=True)
+    page.add_argument("--html", type=Path, metavar="FILE", help="write it here")
+    page.add_argument(
+        "--slides",
+        type=Path,
+        metavar="FILE",
+        help="write the projector slides here instead: one experiment per screen, ←/→ to move",
+    )
     check = sub.add_parser(
         "check", parents=[lang], help="check a student's exercise (hidden checks, hints)"
     )
@@ -169,6 +177,12 @@ def build_parser() -> Parser:
         metavar="DIR",
         help="where to write them (default: ./notebooks)",
     )
+    notebooks.add_argument(
+        "--lang",
+        choices=["en", "zh"],
+        default=None,
+        help="the students' edition: the Markdown in this language only (default: both)",
+    )
     live = sub.add_parser("live", help="the reference harness with a real model, tools simulated")
     live.add_argument("prompt", help="what to ask the model")
     live.add_argument(
@@ -181,4 +195,5 @@ def build_parser() -> Parser:
         "--max-turns", type=at_least_one, default=12, metavar="N", help="turn limit (default: 12)"
     )
     add_probe_parsers(sub)
+    add_teacher_parsers(sub, lang)
     return parser

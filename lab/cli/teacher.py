@@ -1,0 +1,114 @@
+"""The teacher's kit on the command line: `lab worksheet`, `lab report --slides` and the students'
+edition `lab notebooks --lang zh`, hooked into `lab` by lab/cli/parser.py and lab/cli/dispatch.py.
+Nothing heavy is imported at module level: `lab --help` stays quick.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lab.errors import UsageError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+EXIT_OK, EXIT_DEVIATED = 0, 1
+
+
+def add_parsers(sub: Any, lang: argparse.ArgumentParser) -> None:
+    """Add `worksheet` and `kit` to the `lab` subparsers (`lang`: the shared --lang option)."""
+    worksheet = sub.add_parser(
+        "worksheet", parents=[lang], help="the notebooks' questions as a printable PDF"
+    )
+    worksheet.add_argument("file", type=Path, metavar="FILE.pdf", help="write the PDF here")
+    kit = sub.add_parser(
+        "kit", help="write the teacher's kit (lesson plan, answer key, worksheets) into a folder"
+    )
+    kit.add_argument(
+        "folder",
+        nargs="?",
+        type=Path,
+        default=Path("teacher"),
+        metavar="DIR",
+        help="where to write it (default: ./teacher)",
+    )
+
+
+def kit_dir() -> Path:
+    """Installed: lab/teacher_kit inside the package; from a checkout: ./docs/teacher."""
+    package = Path(__file__).resolve().parent.parent
+    shipped = package / "teacher_kit"
+    return shipped if shipped.is_dir() else package.parent / "docs" / "teacher"
+
+
+def write_new_files(folder: Path, files: list[tuple[str, bytes]]) -> None:
+    """Write each (name, bytes) into `folder`, never over a file: nothing is written if one of
+    them exists already; every failure is one line (exit 2)."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder} is a file; name a folder")
+    taken = [folder / name for name, _ in files if (folder / name).exists()]
+    if taken:
+        raise UsageError(f"{taken[0]} exists; name another folder (nothing was written)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, data in files:
+            (folder / name).write_bytes(data)
+    except OSError as error:
+        raise UsageError(f"{folder}: {error.strerror or error}") from None
+
+
+def cmd_kit(args: argparse.Namespace, out: Console) -> int:
+    """`lab kit DIR`: the lesson plan, the answer key and the two worksheets, from a wheel too."""
+    files = sorted(p for p in kit_dir().iterdir() if p.is_file())
+    write_new_files(args.folder, [(p.name, p.read_bytes()) for p in files])
+    names = ", ".join(p.name for p in files)
+    out.print(f"wrote {len(files)} files into {args.folder}: {names}", soft_wrap=True)
+    return EXIT_OK
+
+
+def cmd_worksheet(args: argparse.Namespace, out: Console) -> int:
+    """`lab worksheet FILE.pdf`: every question of the notebooks, one line each, to print."""
+    from lab.cli.commands import notebooks_dir
+    from lab.cli.output import check_output_path, write_whole
+    from lab.teacher.worksheet import WorksheetError, pdf, questions
+
+    check_output_path(args.file, "worksheet", (".pdf",))
+    found = questions(notebooks_dir())
+    try:
+        data = pdf(found, args.lang)
+    except WorksheetError as error:
+        raise UsageError(str(error)) from None
+    write_whole(args.file, data, "worksheet")
+    out.print(f"wrote {args.file} ({len(found)} questions)", soft_wrap=True)
+    return EXIT_OK
+
+
+def write_slides(args: argparse.Namespace, out: Console) -> int:
+    """`lab report --slides FILE.html`: one experiment per screen, for the projector."""
+    from lab.cli.commands import chosen, verdict
+    from lab.cli.output import check_output_path, write_whole
+    from lab.experiment import run_experiment
+    from lab.views import slides
+
+    check_output_path(args.slides, "--slides")
+    outcomes = [run_experiment(e) for e in chosen(args, [])]
+    write_whole(args.slides, slides.page(outcomes, args.lang), "--slides")
+    out.print(f"wrote {args.slides} ({len(outcomes)} experiments, one per slide)", soft_wrap=True)
+    return verdict(outcomes)
+
+
+def edition_sources(lang: str | None) -> list[tuple[str, str]]:
+    """(file name, text) of every notebook, in both languages (and their README) or in one."""
+    from lab.cli.commands import notebooks_dir
+    from lab.teacher.edition import edition
+
+    folder = notebooks_dir()
+    sources = sorted(folder.glob("[0-9][0-9]_*.py"))
+    if lang is None:
+        return [(s.name, s.read_text("utf-8")) for s in [*sources, folder / "README.md"]]
+    return [(s.name, edition(s.read_text("utf-8"), lang)) for s in sources]
+
+
+COMMANDS = {"worksheet": cmd_worksheet, "kit": cmd_kit}

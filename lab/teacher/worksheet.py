@@ -1,0 +1,172 @@
+"""The worksheet: every predict-then-run question of the notebooks, one line each with room for
+the student's prediction, as a printable PDF (fpdf2; Chinese drawn with a CJK font found on the
+machine). The questions are read from the notebooks' sources, so the sheet never drifts from them.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from lab.teacher.bilingual import blocks, one_language
+from lab.teacher.edition import cells
+
+CHECK = re.compile(r"""check\(\s*["']([^"']+)["']""")
+# A question's paragraph opens in bold: **问题 M1.1 / Question M1.1.** or **A.1　为什么……？**
+QUESTION = re.compile(r"\*\*(?:问题|Question|[A-Z]\d*\.\d)")
+LABEL = re.compile(r"^\*\*(?:问题\s*\S+|Question\s*\S+|[A-Z]\d*\.\d)[\s　.]*(?:\*\*)?")
+MARKUP = re.compile(r"\*\*|(?<!\w)\*(?=\S)|(?<=\S)\*(?!\w)|`")
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str  # as `check("ID", ...)` names it
+    notebook: str  # e.g. "01_conveyor_belt_M1"
+    text: dict[str, str]  # {"zh": ..., "en": ...}, plain text on one line
+
+
+def plain(markdown: str) -> str:
+    """A question's Markdown as one line of plain text: no bold, italics or backticks, no label."""
+    text = " ".join(markdown.split())
+    text = LABEL.sub("", text)
+    return MARKUP.sub("", text).strip()
+
+
+def notebook_questions(name: str, source: str) -> list[Question]:
+    """The questions of one notebook in order: each `check("ID", ...)` and the question paragraph
+    before it (the one naming ID; else the nearest one not yet taken)."""
+    found: list[Question] = []
+    asked: list[str] = []  # question paragraphs seen so far, not yet taken
+    for cell in cells(source)[1]:
+        if cell.is_markdown:
+            paragraphs = ["\n".join(lines) for lines in blocks(cell.markdown())]
+            asked += [p for p in paragraphs if QUESTION.match(p)]
+            continue
+        for id in CHECK.findall("\n".join(cell.lines)):
+            named = [p for p in asked if re.search(rf"(?<![\w.]){re.escape(id)}(?![\w])", p)]
+            if not named and not asked:
+                raise ValueError(f"{name}: check({id!r}) has no question before it")
+            paragraph = (named or asked)[-1]
+            asked.remove(paragraph)
+            text = {lang: plain(one_language(paragraph, lang)) for lang in ("zh", "en")}
+            found.append(Question(id, name, text))
+    return found
+
+
+def questions(folder: Path) -> list[Question]:
+    """Every question of the notebooks in `folder`, in the order a class meets them."""
+    found: list[Question] = []
+    for path in sorted(folder.glob("[0-9][0-9]_*.py")):
+        found += notebook_questions(path.stem, path.read_text(encoding="utf-8"))
+    return found
+
+
+# ---- the PDF ---------------------------------------------------------------------------------
+WORDS = {
+    "en": {
+        "title": "harness-lab · predict, then run",
+        "intro": 'Write your prediction on each line before you run the cell check("ID", ...) '
+        "in the notebook named; the code computes the answer only then.",
+        "name": "Name: ____________________    Date: ____________",
+        "notebook": "notebook",
+        "optional": "(optional: outside the chapter)",
+        "prediction": "my prediction:",
+        "right": "right?",
+    },
+    "zh": {
+        "title": "harness-lab · 先预测，再运行",
+        "intro": '在笔记本里运行 check("编号", ...) 之前，先在每一行写下你的预测；代码只在那之后'
+        "才算出答案。",
+        "name": "姓名：____________________    日期：____________",
+        "notebook": "笔记本",
+        "optional": "（选做：超出本章）",
+        "prediction": "我的预测：",
+        "right": "对吗？",
+    },
+}
+# The notebooks a 90-minute class skips (docs/teacher/lesson-plan.md): the hunt and the bench.
+OUTSIDE_THE_CHAPTER = ("07_hypothesis_hunt", "08_real_harnesses")
+# Fonts that draw Chinese, tried in order (Debian's fonts-wqy-microhei, fonts-noto-cjk, macOS).
+CJK_FONTS = [
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+    "/System/Library/Fonts/PingFang.ttc",
+]
+
+
+FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
+
+# A font for the signs the CJK fonts lack (the ✗ of a question), when the machine has one.
+SYMBOL_FONTS = ["/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"]
+FONT_FILES = {".ttf", ".ttc", ".otf"}  # what fpdf2 can embed
+
+
+class WorksheetError(Exception):
+    """The worksheet cannot be made here (no fpdf2, no font): one line saying what to install."""
+
+
+def cjk_font() -> Path:
+    """A font file that draws Chinese: a known path, else what fontconfig names for zh."""
+    for candidate in CJK_FONTS:
+        if Path(candidate).is_file():
+            return Path(candidate)
+    if shutil.which("fc-match"):
+        named = subprocess.run(
+            ["fc-match", "-f", "%{file}", ":lang=zh"], capture_output=True, text=True, timeout=20
+        ).stdout.strip()
+        if named and Path(named).is_file() and Path(named).suffix.lower() in FONT_FILES:
+            return Path(named)
+    raise WorksheetError(
+        "no CJK font found for the worksheet (on Debian: apt-get install fonts-wqy-microhei)"
+    )
+
+
+def pdf(found: list[Question], lang: str) -> bytes:
+    """The worksheet as PDF bytes: A4, a title, one numbered line per question, a line to write
+    the prediction on and a box to tick."""
+    try:
+        from fpdf import FPDF
+    except ImportError:
+        raise WorksheetError(
+            "the worksheet needs fpdf2: pip install 'harness-lab[teacher]' (or pip install fpdf2)"
+        ) from None
+    w = WORDS[lang]
+    sheet = FPDF(format="A4")
+    sheet.set_creation_date(FIXED_DATE)  # the same questions give the same bytes
+    sheet.set_title(w["title"])
+    sheet.add_font("cjk", fname=str(cjk_font()))
+    symbols = [path for path in SYMBOL_FONTS if Path(path).is_file()][:1]
+    for path in symbols:  # ✗ and ✓, which the CJK fonts lack
+        sheet.add_font("symbols", fname=path)
+    sheet.set_fallback_fonts(["symbols"] if symbols else [])
+    sheet.set_auto_page_break(True, margin=15)
+    sheet.add_page()
+    sheet.set_font("cjk", size=16)
+    sheet.cell(0, 10, w["title"], new_x="LMARGIN", new_y="NEXT")
+    sheet.set_font("cjk", size=10)
+    sheet.multi_cell(0, 6, w["intro"], align="L", new_x="LMARGIN", new_y="NEXT")
+    sheet.cell(0, 9, w["name"], new_x="LMARGIN", new_y="NEXT")
+    notebook = ""
+    for question in found:
+        if question.notebook != notebook:
+            notebook = question.notebook
+            sheet.ln(2)
+            sheet.set_font("cjk", size=12)
+            title = f"{w['notebook']} {notebook}"
+            if notebook in OUTSIDE_THE_CHAPTER:
+                title += f" {w['optional']}"
+            sheet.cell(0, 8, title, new_x="LMARGIN", new_y="NEXT")
+        sheet.set_font("cjk", size=10)
+        line = f"{question.id}  {question.text[lang]}"
+        sheet.multi_cell(0, 5.5, line, align="L", new_x="LMARGIN", new_y="NEXT")
+        sheet.set_text_color(110, 110, 110)
+        sheet.cell(0, 8, f"    {w['prediction']} " + "_" * 60 + f"   {w['right']} □",
+                   new_x="LMARGIN", new_y="NEXT")  # fmt: skip
+        sheet.set_text_color(0, 0, 0)
+    return bytes(sheet.output())
