@@ -16,9 +16,10 @@ from floors below, so no circle runs between packages.
                                                    searched; testing uses probe, never the reverse)
     5 views     lab.views                         (what a run, a matrix or a probe looks like:
                                                    tables, transcripts, pictures, HTML pages)
-    6 class     lab.notebook, lab.predict, lab.questions, lab.answers, lab.answer_key
-                                                  (the notebooks' glue, predict-then-run, the
-                                                   questions, their hidden answers, the key)
+    6 class     lab.notebook, lab.predict, lab.questions, lab.answers, lab.answer_key,
+                lab.teacher                       (the notebooks' glue, predict-then-run, the
+                                                   questions, their hidden answers, the key,
+                                                   the worksheet and the students' edition)
     7 commands  lab.cli, lab.__main__             (the `lab` command, and `python -m lab`)
 
 Every import counts, lazy ones inside functions too: a lazy import still makes a circle.
@@ -49,7 +50,14 @@ FLOORS = [
     {"lab.probe"},
     {"lab.testing"},
     {"lab.views"},
-    {"lab.notebook", "lab.predict", "lab.questions", "lab.answers", "lab.answer_key"},
+    {
+        "lab.notebook",
+        "lab.predict",
+        "lab.questions",
+        "lab.answers",
+        "lab.answer_key",
+        "lab.teacher",
+    },
     {"lab.cli", "lab.__main__"},
 ]
 # Within a floor, only these pairs may import sideways (importer -> imported).
@@ -78,6 +86,7 @@ PACKAGES = {
     "lab.testing",
     "lab.views",
     "lab.notebook",
+    "lab.teacher",
     "lab.cli",
 }
 
