@@ -37,6 +37,7 @@ from lab.trace import (
     ToolExecuted,
     ToolRefused,
 )
+from lab.views import harness_words as said
 from lab.views.transcript_words import WORDS
 
 # The course's permission stage runs as a hook of this name; its verdict shows in the gate
@@ -116,11 +117,12 @@ def block_text(block: dict[str, Any], w: dict[str, str]) -> str:
 
 def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[str, str]:
     """(text, style) of one event that has a line of its own."""
+    lang = w["lang"]
     match e:
         case RunStarted():
             return w["prompt"].format(prompt=one_line(e.prompt)), "bold"
         case ToolRefused():
-            return w["refused"].format(tool=e.tool, reason=e.reason), "red"
+            return w["refused"].format(tool=e.tool, reason=said.reason(e.reason, lang)), "red"
         case ModelCalled():
             streamed = w["streamed"] if e.stream else ""
             s = "s" if e.messages != 1 else ""
@@ -140,7 +142,9 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
             fate = w["partial_kept"] if e.kept else w["partial_dropped"]
             return w["partial"].format(kinds=kinds, fate=fate), "bold red" if e.kept else "dim"
         case ModelRetried():
-            text = w["retried"].format(n=e.retry, wait=f"{e.wait_s:g}", reason=e.reason)
+            text = w["retried"].format(
+                n=e.retry, wait=f"{e.wait_s:g}", reason=said.reason(e.reason, lang)
+            )
             return text, "blue"
         case CallCutOff():
             wire = w["cut_plain"] if e.wire is None else e.wire
@@ -158,9 +162,12 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
         case ToolCallSeen():
             return w["seen"].format(id=e.call_id, name=e.name), "bold cyan"
         case CheckPassed():
-            return w["passed"].format(stage=e.stage), "green"
+            return w["passed"].format(stage=said.stage(e.stage, lang)), "green"
         case CheckFailed():
-            return w["failed"].format(stage=e.stage, reason=e.reason), "bold red"
+            text = w["failed"].format(
+                stage=said.stage(e.stage, lang), reason=said.reason(e.reason, lang)
+            )
+            return text, "bold red"
         case HookFired():
             result = one_line(show(e.result), 120)
             return w["hook"].format(event=e.event, hook=e.hook, result=result), "magenta"
@@ -170,10 +177,15 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
             text = w["hook_skipped"].format(event=e.event, hook=e.hook, because=e.because)
             return text, "bold magenta"
         case GateDecision():
-            text = w["gate"].format(gate=e.gate, decision=e.decision, reason=e.reason)
+            text = w["gate"].format(
+                gate=said.gate(e.gate, lang),
+                decision=said.decision(e.decision, lang),
+                reason=said.reason(e.reason, lang),
+            )
             return text, "yellow"
         case HumanAsked():
-            return w["human"].format(question=e.question, answer=e.answer), "yellow"
+            question = said.question(e.question, lang)
+            return w["human"].format(question=question, answer=e.answer), "yellow"
         case ToolExecuted():
             error = w["ran_error"] if e.is_error else ""
             text = w["ran"].format(

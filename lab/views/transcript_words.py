@@ -4,6 +4,7 @@ from __future__ import annotations
 
 WORDS: dict[str, dict[str, str]] = {
     "en": {
+        "lang": "en",
         "start": "start",
         "turn": "turn {n}",
         "prompt": "prompt “{prompt}”",
@@ -63,6 +64,7 @@ WORDS: dict[str, dict[str, str]] = {
         "nothing_yet": "the run has already ended ({ended}): nothing more to step",
     },
     "zh": {
+        "lang": "zh",
         "start": "开始",
         "turn": "第 {n} 轮",
         "prompt": "提示词“{prompt}”",
@@ -97,7 +99,7 @@ WORDS: dict[str, dict[str, str]] = {
         "hook_failed": "钩子 {event}/{hook} 抛出异常 {error}",
         "hook_skipped": "钩子 {event}/{hook} 被跳过：{because} 先回答了（短路）",
         "gate": "门禁 {gate} → {decision}（{reason}）",
-        "human": "询问人类“{question}”→ {answer}",
+        "human": "问一下用户“{question}”→ {answer}",
         "ran": "执行 {started}s→{finished}s{error}：{output}",
         "ran_error": "（出错）",
         "spilled": "溢写 {size} 个字符到 {path}",
@@ -106,7 +108,7 @@ WORDS: dict[str, dict[str, str]] = {
         "dropped": "✗ {id} {name} 从未被查看：被丢弃",
         "tray": "托盘 [{ids}]{parallel} {started}s→{finished}s",
         "parallel": " 并行",
-        "stop_continued": "退出钩子把传送带拽回去：{reason}",
+        "stop_continued": "退出钩子把传送带拽回去：“{reason}”",
         "ended": "■ 运行结束：{reason} {detail}",
         "goes_on": "↻ 传送带继续转",
         "empty_turn": "↻ 传送带继续转，发回一条空的 tool_result 消息",
