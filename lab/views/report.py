@@ -20,7 +20,7 @@ from rich.text import Text
 from lab.experiment import MECHANISMS, Experiment, Outcome
 from lab.switches import Switches, switch_info, switch_names
 from lab.trace import BatchRan, Event, ToolExecuted
-from lab.views import transcript
+from lab.views import switch_words, transcript
 from lab.views.text_cells import ByWidth
 
 WORDS = {
@@ -47,6 +47,17 @@ WORDS = {
         "makespan": "makespan {s:g} virtual seconds",
         "titled": "{name} ({what})",
         ":": ": ",
+        "id": "id",
+        "switch · grade": "switch · grade",
+        "title · takeaway": "title · takeaway",
+        "mechanism": "mechanism",
+        "grade": "grade",
+        "reference": "reference",
+        "course": "course",
+        "experiments": "experiments",
+        "fault": "fault it injects",
+        "facts": "{mechanism} · {grade} · reference {reference} · course {course} · "
+        "experiments {experiments}",
     },
     "zh": {
         "switch": "改动",
@@ -71,6 +82,17 @@ WORDS = {
         "makespan": "总耗时 {s:g} 虚拟秒",
         "titled": "{name}（{what}）",
         ":": "：",
+        "id": "编号",
+        "switch · grade": "改动 · 证据等级",
+        "title · takeaway": "标题 · 口播落点",
+        "mechanism": "机制",
+        "grade": "证据等级",
+        "reference": "参考实现",
+        "course": "教学版",
+        "experiments": "实验",
+        "fault": "注入的故障",
+        "facts": "{mechanism} · {grade} · 参考实现 {reference} · 教学版 {course} · "
+        "实验 {experiments}",
     },
 }
 
@@ -158,7 +180,7 @@ def flips_text(flips: dict[str, Any]) -> str:
     return ", ".join(f"Switches.{name} = {value}" for name, value in flips.items())
 
 
-BEYOND = {"en": "beyond the seed", "zh": "本文之外"}
+BEYOND = {"en": "beyond the seed", "zh": "超出本章"}
 
 
 def grade_label(grade: str, lang: str = "en") -> str:
@@ -294,17 +316,18 @@ def show_json(outcome: Outcome) -> dict[str, Any]:
 def experiments_view(experiments: list[Experiment], lang: str = "en") -> RenderableType:
     """`lab list`: per mechanism, each experiment's id, switch and evidence grade, title and
     takeaway. Titles and takeaways wrap (Chinese by its own line-breaking rules), never cut."""
+    w = WORDS[lang]
     tables = []
     for mechanism, names in MECHANISMS.items():
         group = [e for e in experiments if e.mechanism == mechanism]
         if not group:
             continue
-        table = Table(
-            title=f"{mechanism} · {names[0]} · {names[1]}", title_justify="left", expand=True
-        )
-        table.add_column("id", no_wrap=True)
-        table.add_column("switch · grade", no_wrap=True)
-        table.add_column("title · takeaway", overflow="fold")
+        # English keeps the chapter's Chinese name beside its own; Chinese shows only its own.
+        title = f"{mechanism} · {names[1]}" if lang == "zh" else " · ".join((mechanism, *names))
+        table = Table(title=title, title_justify="left", expand=True)
+        table.add_column(w["id"], no_wrap=True)
+        table.add_column(w["switch · grade"], no_wrap=True)
+        table.add_column(w["title · takeaway"], overflow="fold")
         for e in group:
             flips = [f"{name}={value}" for name, value in e.flips.items()]
             switch = "\n".join([*flips, grade_label(e.grade, lang)])
@@ -462,35 +485,34 @@ def outcomes_table(outcomes: list[Outcome], lang: str = "en") -> RenderableType:
     return Group(table, summary_view(outcomes, lang))
 
 
-def switches_view() -> RenderableType:
+def switches_view(lang: str = "en") -> RenderableType:
     """The switchboard: every flag with its mechanism, evidence grade, reference and course
     values, its experiments and the fault it injects; a table from 140 columns, stacked below."""
+    w = WORDS[lang]
     reference, course = Switches(), Switches.course()
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_lines=True)
-    table.add_column("switch", no_wrap=True)
+    table.add_column(w["switch"], no_wrap=True)
     for column in ("mechanism", "grade", "reference", "course", "experiments"):
-        table.add_column(column)
-    table.add_column("fault it injects", ratio=1)
+        table.add_column(w[column])
+    table.add_column(w["fault"], ratio=1)
     stacked: list[RenderableType] = []
     for name in switch_names():
         info = switch_info(name)
         values = (str(getattr(reference, name)), str(getattr(course, name)))
-        table.add_row(
-            name,
-            info["mechanism"],
-            grade_label(info["grade"]),
-            *values,
-            info["experiments"],
-            info["fault"],
-        )
-        facts = (
-            f"{info['mechanism']} · {grade_label(info['grade'])} · reference {values[0]} · "
-            f"course {values[1]} · experiments {info['experiments'] or '-'}"
+        fault = switch_words.fault(name, info["fault"], lang)
+        grade = grade_label(info["grade"], lang)
+        table.add_row(name, info["mechanism"], grade, *values, info["experiments"], fault)
+        facts = w["facts"].format(
+            mechanism=info["mechanism"],
+            grade=grade,
+            reference=values[0],
+            course=values[1],
+            experiments=info["experiments"] or "-",
         )
         stacked += [
             Text(name, "bold"),
             Padding(Text(facts), (0, 0, 0, 2)),
-            Padding(Text(f"fault it injects: {info['fault']}"), (0, 0, 1, 2)),
+            Padding(prose(f"{w['fault']}{w[':']}{fault}", lang), (0, 0, 1, 2)),
         ]
     return ByWidth(table, Group(*stacked), at=140)
 
