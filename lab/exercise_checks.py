@@ -144,7 +144,8 @@ def m2_registers(module: ModuleType) -> str | None:
     try:
         ToolRegistry(check_contract=True).register(tool)
     except ContractError as error:
-        return Words(f"The dispatch table refused it: {error}.", f"号码簿拒绝登记它：{error}。")
+        problem = said.reason(str(error), "zh")
+        return Words(f"The dispatch table refused it: {error}.", f"号码簿拒绝登记它：{problem}。")
     return None
 
 
@@ -395,7 +396,7 @@ EXERCISES: dict[str, Exercise] = {
             (
                 Check(
                     Words("SCRIPT is a list of turns", "SCRIPT 是由轮次组成的列表"),
-                    Words("isinstance Turn", "isinstance Turn"),
+                    Words("isinstance Turn", "isinstance(step, Turn)"),
                     m1_is_a_script,
                 ),
                 Check(
@@ -529,7 +530,7 @@ EXERCISES: dict[str, Exercise] = {
             (
                 Check(
                     Words("RULES is a Permissions", "RULES 是一个 Permissions"),
-                    Words("isinstance Permissions", "isinstance Permissions"),
+                    Words("isinstance Permissions", "isinstance(RULES, Permissions)"),
                     m4_is_rules,
                 ),
                 Check(

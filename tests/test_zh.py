@@ -35,6 +35,7 @@ from lab.views import transcript
 
 # Words that are names in the lab, not prose: tools, answers the user types, stop reasons.
 NAMES = {"bash", "read_file", "write_file", "edit_file", "glob", "y", "n", "N", "done"}
+NAMES |= {"True", "False", "None"}  # Python's values, as the observables show them
 BREAK = re.compile(
     r"[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef→←◀▸■↻✓✗⚠·•|│┃┏┓┗┛━─┳┻╇┡┩┠┨╋┼┬┴└┘┌┐├┤∥…█]+"
 )
@@ -50,10 +51,9 @@ CODE_SPANS = [
 ]
 
 
-def english_sentences(text: str, data: tuple[str, ...] = ()) -> list[str]:
-    """Every run of three or more English words in `text`, outside code and `data`."""
-    for fragment in data:
-        text = text.replace(fragment, " ")
+def english_sentences(text: str, data: str = "") -> list[str]:
+    """Every run of three or more English words in `text`, outside code and a part of `data`
+    (a run that is part of a data string is data, even when a table cell wrapped it)."""
     found = []
     for line in text.splitlines():
         for span in CODE_SPANS:
@@ -63,7 +63,7 @@ def english_sentences(text: str, data: tuple[str, ...] = ()) -> list[str]:
             if token and WORD.match(token) and token.strip("(),.;:!?") not in NAMES:
                 run.append(token)
                 continue
-            if len(run) >= 3:
+            if len(run) >= 3 and " ".join(run) not in data:
                 found.append(" ".join(run))
             run = []
     return found
@@ -111,8 +111,8 @@ def outcomes():
 
 
 @cache
-def run_data() -> tuple[str, ...]:
-    """Each line of every data string of every run, longest first (to blank them in output)."""
+def run_data() -> str:
+    """Every data string of every run, a line each with its spaces collapsed."""
     lines = set()
     for outcome in outcomes():
         for run in (outcome.before, outcome.after):
@@ -122,8 +122,8 @@ def run_data() -> tuple[str, ...]:
                     values += [b.get("text", "") for b in event.blocks]
                 if isinstance(event, HookFired):
                     values.append(str(event.result or ""))
-                lines |= {line.strip() for v in values for line in str(v).splitlines()}
-    return tuple(sorted((x for x in lines if len(x) > 3), key=len, reverse=True))
+                lines |= {" ".join(str(v).split()) for v in values}
+    return "\n".join(sorted(lines))
 
 
 def text_of(renderable, width: int = 200) -> str:

@@ -124,10 +124,8 @@ def cmd_show(args: argparse.Namespace, out: Console) -> int:
 
 def cmd_compare(args: argparse.Namespace, out: Console) -> int:
     """Reference vs a preset, for every experiment whose switch the preset flips."""
-    from rich.table import Table
-
     from lab.scenario import run_scenario
-    from lab.views.report import flips_text, show
+    from lab.views.compare import compare_view
 
     preset = PRESETS[args.preset]()
     flipped = preset.differences()
@@ -154,17 +152,7 @@ def cmd_compare(args: argparse.Namespace, out: Console) -> int:
             }
         )
         return EXIT_OK
-    table = Table(title=f"reference harness vs the {args.preset} preset", title_justify="left")
-    for column in ("id", "observable", "reference", args.preset, "as degraded?"):
-        table.add_column(column, overflow="fold")
-    for i, (ident, name, reference_value, preset_value, degraded) in enumerate(rows):
-        if i and ident != rows[i - 1][0]:
-            table.add_section()
-        table.add_row(
-            ident, name, show(reference_value), show(preset_value), "yes" if degraded else "no"
-        )
-    out.print(table)
-    out.print(f"{args.preset} preset: {flips_text(flipped)}")
+    out.print(compare_view(rows, args.preset, flipped, args.lang))
     return EXIT_OK
 
 

@@ -47,8 +47,8 @@ WORDS = {
         "file_line": "文件 {file}，定义 {name}（`lab check {id} --init` 把它复制到这里）",
         "checked_by": "检查方式：{how}",
         "caption": "`lab check EXERCISE --init` 把练习的文件复制到当前文件夹",
-        "own_starter": "（这是实验室自带的起始文件：`lab check {id} --init` 会把它复制到当前文件夹，"
-        "供你修改）",
+        "own_starter": "（这是实验室自带的起始文件：`lab check {id} --init` "
+        "会把它复制到当前文件夹，供你修改）",
         "wrote": "已写出 {path}：改好后用 `lab check {id}` 检查",
     },
 }

@@ -52,7 +52,7 @@ WORDS = {
         "title · takeaway": "title · takeaway",
         "mechanism": "mechanism",
         "grade": "grade",
-        "reference": "reference",
+        "ref_column": "reference",
         "course": "course",
         "experiments": "experiments",
         "fault": "fault it injects",
@@ -87,7 +87,7 @@ WORDS = {
         "title · takeaway": "标题 · 口播落点",
         "mechanism": "机制",
         "grade": "证据等级",
-        "reference": "参考实现",
+        "ref_column": "参考实现",
         "course": "教学版",
         "experiments": "实验",
         "fault": "注入的故障",
@@ -492,7 +492,7 @@ def switches_view(lang: str = "en") -> RenderableType:
     reference, course = Switches(), Switches.course()
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_lines=True)
     table.add_column(w["switch"], no_wrap=True)
-    for column in ("mechanism", "grade", "reference", "course", "experiments"):
+    for column in ("mechanism", "grade", "ref_column", "course", "experiments"):
         table.add_column(w[column])
     table.add_column(w["fault"], ratio=1)
     stacked: list[RenderableType] = []

@@ -57,7 +57,7 @@ COURSE_WHY = {
     "那正是 D1 的退化循环）",
     "retry_transient_errors": "s01 默认的 Anthropic() 客户端对 408/409/429/5xx 退避重试两次"
     "（SDK 的 max_retries=2）；它从不流式，所以流不会在回答中途断开",
-    "unknown_tool_result": "s02 对查不到的名字回一句字符串 \"Unknown: <name>\"",
+    "unknown_tool_result": 's02 对查不到的名字回一句字符串 "Unknown: <name>"',
     "contract_checked": "schema 与签名的契约是隐含的：没有任何地方检查它",
     "handler_errors_become_results": "s02 的 handler(**block.input) 外面没有 try："
     "关键字展开抛出的 TypeError 冲出循环，程序停下（运行时直接炸）",
@@ -68,7 +68,7 @@ COURSE_WHY = {
     "validate_before_gate": "s03/s04 只实现了最后两段（先许可，再执行）：进来的路上没有东西检查"
     "输入的外形，所以外形不对的调用也会走到 y/N 问题（D9）",
     "read_exempt_from_cap": "无从谈起：课程把输出截断在 50,000 个字符，从不溢写",
-    "pair_protection": "被拒绝的调用仍然得到 \"Permission denied.\" 作为结果",
+    "pair_protection": '被拒绝的调用仍然得到 "Permission denied." 作为结果',
     "keep_partial_answers": "无从谈起：s01 从不流式，失败的 create() 不留半截回答",
     "gate_order_correct": "s03 先查拒绝清单，再问一下用户",
     "deny_rules_cover_every_tool": "s03 把硬拒绝清单包在 `if block.name == 'bash'` 里",
