@@ -217,6 +217,10 @@ def test_the_notebook_views_in_chinese_have_no_english_sentence():
         views.side_by_side(d12.before, d12.after, lang="zh"),
         notebook.claims(outcomes(), "zh"),
         notebook.panorama(outcomes(), "zh"),
+        notebook.mechanism_map("zh"),
+        notebook.timeline(d12.after, lang="zh"),
+        notebook.tray_chart(d12.before, d12.after, lang="zh"),
+        views.Pair.of(d12.experiment, lang="zh").step(),
     ]
     bad = {}
     for i, view in enumerate(shown):

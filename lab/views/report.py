@@ -501,7 +501,8 @@ def switches_view(lang: str = "en") -> RenderableType:
         values = (str(getattr(reference, name)), str(getattr(course, name)))
         fault = switch_words.fault(name, info["fault"], lang)
         grade = grade_label(info["grade"], lang)
-        table.add_row(name, info["mechanism"], grade, *values, info["experiments"], fault)
+        shown = Prose(fault) if lang == "zh" else fault  # rich cuts a long CJK cell short
+        table.add_row(name, info["mechanism"], grade, *values, info["experiments"], shown)
         facts = w["facts"].format(
             mechanism=info["mechanism"],
             grade=grade,
