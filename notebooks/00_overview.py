@@ -66,7 +66,7 @@ panorama(outcomes, LANG)
 # reach each layer: the loop itself names no check, gate or hook.
 
 # %%
-mechanism_map()
+mechanism_map(LANG)
 
 # %% [markdown]
 # ## 开关板 / The switchboard
@@ -75,7 +75,7 @@ mechanism_map()
 # `Switches()` is the reference harness, every protection on; each flag breaks one guarantee.
 
 # %%
-html(switches_view())
+html(switches_view(LANG))
 
 # %% [markdown]
 # ## 本章的论断，当场测量 / The chapter's claims, measured now

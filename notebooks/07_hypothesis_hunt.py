@@ -39,7 +39,7 @@ LANG = "zh"
 # course keep it too?
 
 # %%
-invariants_view()
+invariants_view(LANG)
 
 # %%
 code(BY_NAME["containment"].check)
