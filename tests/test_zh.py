@@ -74,13 +74,13 @@ def test_the_detector_finds_english_prose_and_lets_code_pass():
     assert english_sentences("提示：what does the schema promise?") == [
         "what does the schema promise?"
     ]
-    code = "运行 `lab check m4_rule_set --init`；write_file {\"path\": \"a b c d\"} rm -rf build"
+    code = '运行 `lab check m4_rule_set --init`；write_file {"path": "a b c d"} rm -rf build'
     assert english_sentences(code) == []
     assert english_sentences("改动：trust_stop_reason=True · D1 · report.md · Bash(rm *)") == []
     assert english_sentences("模型说“Summarise the report now.”") == []
 
 
-# -- the data of every run: what the model, the world and the API said ---------------------------
+# -- the data of every run: what the model, the world and the API said --------------------------
 DATA_FIELDS: dict[type, tuple[str, ...]] = {
     RunStarted: ("prompt",),
     ApiRejected: ("message",),
@@ -133,7 +133,7 @@ def text_of(renderable, width: int = 200) -> str:
     return console.export_text()
 
 
-# -- the transcripts, run by run ------------------------------------------------------------------
+# -- the transcripts, run by run -----------------------------------------------------------------
 @pytest.mark.parametrize("side", ["before", "after"])
 def test_every_transcript_in_chinese_has_no_english_sentence(side):
     bad = {}
@@ -163,7 +163,7 @@ def test_the_question_to_the_user_and_the_gate_reasons_read_in_chinese():
     )
 
 
-# -- every command ----------------------------------------------------------------------------------
+# -- every command ---------------------------------------------------------------------------------
 COMMANDS = [
     ["list"],
     ["run"],
@@ -202,7 +202,7 @@ def test_the_html_report_in_chinese_has_no_english_sentence(lab, tmp_path):
     assert english_sentences(text, run_data()) == []
 
 
-# -- the notebooks' tables and pictures -------------------------------------------------------------
+# -- the notebooks' tables and pictures ------------------------------------------------------------
 def test_the_notebook_views_in_chinese_have_no_english_sentence():
     from lab import notebook
     from lab.notebook import views
@@ -231,7 +231,7 @@ def test_the_notebook_views_in_chinese_have_no_english_sentence():
     assert bad == {}
 
 
-# -- the language when --lang is not given ----------------------------------------------------------
+# -- the language when --lang is not given ---------------------------------------------------------
 @pytest.mark.parametrize(
     ("env", "lang"),
     [
