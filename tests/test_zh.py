@@ -262,3 +262,23 @@ def test_a_bad_lab_lang_is_one_usage_line(lab, monkeypatch):
     code, out, err = lab("list")
     assert code == 2
     assert err == "lab: error: LAB_LANG=fr: expected one of en, zh\n"
+
+
+# -- the answer words a student types --------------------------------------------------------
+@pytest.mark.parametrize(
+    ("question", "chinese", "wrong"),
+    [("M1.2", "被丢弃", "执行了"), ("M3.1", "结构校验", "工具自校验"), ("M4.1", "硬拒绝", "放行")],
+)
+def test_a_question_accepts_the_seeds_chinese_term_for_its_answer(question, chinese, wrong):
+    from lab.predict import check
+
+    assert check(question, chinese, "zh").right
+    assert not check(question, wrong, "zh").right
+
+
+def test_a_word_that_stands_for_two_answers_matches_either_and_nothing_else():
+    from lab.predict import same
+
+    assert same("钩子", "hook") and same("钩子", "hooks")
+    assert not same("钩子", "permission")
+    assert same(" Tool Check ", "tool_check")
