@@ -28,7 +28,6 @@ from lab.trace import (
     StopContinued,
     ToolExecuted,
 )
-from lab.views import harness_words as said
 from lab.world import World
 
 
@@ -144,8 +143,7 @@ def m2_registers(module: ModuleType) -> str | None:
     try:
         ToolRegistry(check_contract=True).register(tool)
     except ContractError as error:
-        problem = said.reason(str(error), "zh")
-        return Words(f"The dispatch table refused it: {error}.", f"号码簿拒绝登记它：{problem}。")
+        return Words(f"The dispatch table refused it: {error}.", f"号码簿拒绝登记它：“{error}”。")
     return None
 
 
@@ -155,13 +153,8 @@ def m2_counts(module: ModuleType) -> str | None:
     if not done:
         stopped = run.trace.of(CheckFailed)
         why = f" It stopped at {stopped[0].stage}: {stopped[0].reason}" if stopped else ""
-        why_zh = ""
-        if stopped:
-            stage, reason = (
-                said.stage(stopped[0].stage, "zh"),
-                said.reason(stopped[0].reason, "zh"),
-            )
-            why_zh = f"它停在了{stage}：{reason}"
+        # The stage's name is code, the reason the harness's own words (quoted: data).
+        why_zh = f"它停在了 {stopped[0].stage} 段：“{stopped[0].reason}”" if stopped else ""
         return Words(
             f'The model called word_count {{"path": "essay.txt"}} and it never ran.{why}',
             f'模型调用了 word_count {{"path": "essay.txt"}}，它却没有执行。{why_zh}',

@@ -2,14 +2,16 @@
 from floors below, so no circle runs between packages.
 
     0 leaves    lab (its version), lab.errors, lab.lazy, lab.switches, lab.trace, lab.tool,
-                lab.source_lines
+                lab.source_lines; lab.bilingual, lab.answers (text in two languages; a
+                student's answer read and compared)
     1 pieces    lab.world, lab.model              (the simulated world; the scripted model)
       record    lab.record, lab.promises          (the one record of a run, and the judges over
                                                    it: below the harness they judge, so an
                                                    oracle cannot borrow the harness's code)
     2 harness   lab.harness                       (the loop and its layers over those pieces)
     3 scenario  lab.scenario, lab.runner, lab.observables, lab.experiment, lab.file_checks,
-                lab.live, lab.exercises           (a harness set up and run, and what it measures)
+                lab.live, lab.exercise_checks,    (a harness set up and run, and what it measures)
+                lab.exercises
     4 benches   lab.probe, then lab.testing       (foreign harnesses on the wire; the lab's own,
                                                    searched; testing uses probe, never the reverse)
     5 views     lab.views                         (what a run, a matrix or a probe looks like:
@@ -32,6 +34,7 @@ import lab
 ROOT = Path(lab.__file__).parent
 FLOORS = [
     {"lab", "lab.errors", "lab.lazy", "lab.switches", "lab.trace", "lab.tool", "lab.source_lines"},
+    {"lab.bilingual", "lab.answers"},
     {"lab.world", "lab.model"},
     {"lab.record", "lab.promises"},
     {"lab.harness"},
@@ -43,6 +46,7 @@ FLOORS = [
         "lab.file_checks",
         "lab.live",
     },
+    {"lab.exercise_checks"},
     {"lab.exercises"},
     {"lab.probe"},
     {"lab.testing"},

@@ -97,7 +97,7 @@ def cmd_run(args: argparse.Namespace, out: Console) -> int:
 
 def predicting(args: argparse.Namespace, outcomes: list[Outcome], out: Console) -> int:
     """`lab run --predict`: the student guesses each after value before seeing it."""
-    from lab.predict import NoMoreInput
+    from lab.answers import NoMoreInput
     from lab.views.predict import run_with_predictions
 
     try:

@@ -12,7 +12,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from lab.predict import NoMoreInput, Verdict, parse, same, shown, well_formed
+from lab.answers import NoMoreInput, parse, same, shown, well_formed
 from lab.views.report import outcome_view, summary_view
 
 COLON = {"en": ": ", "zh": "："}
@@ -60,9 +60,9 @@ WORDS = {
 }
 
 
-def verdict_view(verdict: Verdict) -> RenderableType:
-    """The comparison, shown only after the prediction: verdict, both values, why, and the
-    code that computes the answer."""
+def verdict_view(verdict: Any) -> RenderableType:
+    """The comparison (a lab.predict.Verdict), shown only after the prediction: verdict, both
+    values, why, and the code that computes the answer."""
     w = WORDS[verdict.lang]
     if not verdict.predicted:
         return Text(w["none"], "bold yellow")
