@@ -209,6 +209,7 @@ def test_the_notebook_views_in_chinese_have_no_english_sentence():
     from lab.views import report
 
     (d12,) = [o for o in outcomes() if o.experiment.id == "D12"]
+    (d3,) = [o for o in outcomes() if o.experiment.id == "D3"]
     shown = [
         report.switches_view("zh"),
         views.invariants_view("zh"),
@@ -221,6 +222,7 @@ def test_the_notebook_views_in_chinese_have_no_english_sentence():
         notebook.timeline(d12.after, lang="zh"),
         notebook.tray_chart(d12.before, d12.after, lang="zh"),
         views.Pair.of(d12.experiment, lang="zh").step(),
+        report.messages_view(d3.after.api.requests[-1]["messages"], lang="zh"),
     ]
     bad = {}
     for i, view in enumerate(shown):

@@ -175,7 +175,7 @@ def cmd_report(args: argparse.Namespace, out: Console) -> int:
     check_output_path(args.html, "--html")
     outcomes = [run_experiment(e) for e in chosen(args, [])]
     write_whole(args.html, html_report.page(outcomes, args.lang), "--html")
-    out.print(f"wrote {args.html} ({len(outcomes)} experiments)")
+    out.print(html_report.wrote_note(args.html, len(outcomes), args.lang))
     return verdict(outcomes)
 
 

@@ -31,6 +31,7 @@ WORDS = {
         "takeaway": "takeaway",
         "error": "error",
         ":": ": ",
+        "wrote": "wrote {path} ({n} experiments)",
         "font": "Chinese needs a CJK font on this machine (e.g. Noto Sans CJK SC or "
         "WenQuanYi Micro Hei).",
     },
@@ -46,6 +47,7 @@ WORDS = {
         "takeaway": "口播落点",
         "error": "错误",
         ":": "：",
+        "wrote": "已写出 {path}（{n} 个实验）",
         "font": "中文需要本机装有中日韩字体（例如 Noto Sans CJK SC 或文泉驿微米黑）。",
     },
 }
@@ -151,3 +153,8 @@ def page(outcomes: list[Outcome], lang: str = "en") -> str:
         "</body></html>",
     ]
     return "\n".join(parts)
+
+
+def wrote_note(path: object, n: int, lang: str = "en") -> str:
+    """What `lab report` says once the page is written."""
+    return WORDS[lang]["wrote"].format(path=path, n=n)

@@ -543,11 +543,22 @@ def blocks_of(message: dict[str, Any] | None, kind: str, key: str) -> set[str]:
     return set() if isinstance(content, str) else {b[key] for b in content if b["type"] == kind}
 
 
-def messages_view(messages: list[dict[str, Any]], title: str = "") -> RenderableType:
+HISTORY = {
+    "en": ("role", "content", "  ✗ answers no tool_use of the message before",
+           "  ✗ no tool_result in the next message"),
+    "zh": ("角色", "内容", "  ✗ 没有回答上一条消息里的任何 tool_use",
+           "  ✗ 下一条消息里没有它的 tool_result"),
+}  # fmt: skip
+
+
+def messages_view(
+    messages: list[dict[str, Any]], title: str = "", lang: str = "en"
+) -> RenderableType:
     """A history as the API sees it, one row per message; a tool_use not answered in the next
     message, or a tool_result that answers nothing in the previous one, is flagged ✗."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=title or None, title_justify="left")
-    for column in ("#", "role", "content"):
+    role, content_head, orphan, unanswered = HISTORY[lang]
+    for column in ("#", role, content_head):
         table.add_column(column, overflow="fold")
     for i, message in enumerate(messages):
         before = messages[i - 1] if i > 0 else None
@@ -562,13 +573,13 @@ def messages_view(messages: list[dict[str, Any]], title: str = "") -> Renderable
                 )
                 line.stylize("yellow" if error else "green")
                 if block["tool_use_id"] not in blocks_of(before, "tool_use", "id"):
-                    line.append("  ✗ answers no tool_use of the message before", "bold red")
+                    line.append(orphan, "bold red")
                 parts.append(line)
             elif block["type"] == "tool_use":
                 line = Text(block_line(block), "cyan")
                 answered = blocks_of(after, "tool_result", "tool_use_id")
                 if after is not None and block["id"] not in answered:
-                    line.append("  ✗ no tool_result in the next message", "bold red")
+                    line.append(unanswered, "bold red")
                 parts.append(line)
             else:
                 parts.append(Text(block_line(block)))
