@@ -284,3 +284,13 @@ def test_a_word_that_stands_for_two_answers_matches_either_and_nothing_else():
     assert same("钩子", "hook") and same("钩子", "hooks")
     assert not same("钩子", "permission")
     assert same(" Tool Check ", "tool_check")
+
+
+def test_predict_on_the_command_line_asks_and_scores_in_chinese(lab, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("False\n1\n"))
+    code, out, err = lab("run", "D1", "--predict", "--lang", "zh")
+    assert code == 0, err
+    assert "之后？" in out and "你的预测：2 个中对了 2 个" in out
+    assert english_sentences(out) == []

@@ -55,13 +55,9 @@ CODE = re.compile(r"^[\w.]+\(.*\)$|^[\w./*-]+$")  # Bash(rm *), Edit(.env), a pa
 
 
 def rule_text(text: str) -> str:
-    """A rule as written: code (`Bash(rm *)`) stays; a label (the course's descriptions) or a
-    deny-list entry is quoted."""
-    if CODE.match(text):
-        return text
-    if text.startswith("deny list: "):
-        return f"拒绝清单 {text.removeprefix('deny list: ')}"
-    return data(text)
+    """A rule as written: code (`Bash(rm *)`) stays; a label (the course's descriptions) is
+    quoted."""
+    return text if CODE.match(text) else data(text)
 
 
 # jsonschema's messages for the lab's schemas (validation), key -> Chinese.
@@ -94,6 +90,7 @@ REASONS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
         lambda m: "没有规则命中；PreToolUse 钩子放行了它，没有问用户",
     ),
     (re.compile(r"^no rule matched$"), lambda m: "没有规则命中"),
+    (re.compile(r"^deny rule deny list: (.+)$", re.S), lambda m: f"拒绝清单 {m[1]}"),
     (
         re.compile(r"^(deny|ask|allow) rule (.+)$", re.S),
         lambda m: f"{RULE_KINDS[m[1]]} {rule_text(m[2])}",
