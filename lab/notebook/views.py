@@ -243,11 +243,13 @@ def turn_view(source: Any, lang: str = "en") -> View:
 def side_by_side(
     a: Any,
     b: Any,
-    titles: tuple[str, str] = ("baseline", "switched"),
+    titles: tuple[str, str] | None = None,
     turns: Sequence[int] = (),
     lang: str = "en",
 ) -> View:
-    """Two runs turn by turn in two columns, the first divergence marked on both."""
+    """Two runs turn by turn in two columns, the first divergence marked on both (titled
+    baseline and switched unless `titles`)."""
+    titles = titles or (WORDS[lang]["baseline"], WORDS[lang]["switched"])
     return View(transcript.side_by_side(a, b, titles, list(turns) or None, lang, LIMIT), WIDE)
 
 
@@ -298,6 +300,8 @@ WORDS = {
         "implied": "implied",
         "chars": "{name} ({n} chars)",
         "flipped": "switch flipped",
+        "baseline": "baseline",
+        "switched": "switched",
     },
     "zh": {
         "yes": "是",
@@ -309,6 +313,8 @@ WORDS = {
         "implied": "隐含",
         "chars": "{name}（{n} 个字符）",
         "flipped": "拨动的开关",
+        "baseline": "基线",
+        "switched": "拨动后",
     },
 }
 
