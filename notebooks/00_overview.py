@@ -64,7 +64,7 @@ panorama(outcomes, LANG)
 # reach each layer: the loop itself names no check, gate or hook.
 
 # %%
-mechanism_map()
+mechanism_map(LANG)
 
 # %% [markdown]
 # ## 开关板 / The switchboard
@@ -81,7 +81,7 @@ mechanism_map()
 prediction = ...  # ✎ 你的预测 / your prediction
 
 # %%
-html(switches_view())
+html(switches_view(LANG))
 
 # %%
 check("C.1", prediction, LANG)

@@ -39,7 +39,7 @@ LANG = "zh"
 # course keep it too?
 
 # %%
-invariants_view()
+invariants_view(LANG)
 
 # %% [markdown]
 # 「续轮判据」（`continuation`）那一行，教学版是 no。这**不是**说教学版信停止标记：种子 §12-Q1 说仓库固定提交

@@ -24,16 +24,13 @@
 # extensions stay out of the loop.*
 
 # %%
-from rich import box
-from rich.table import Table
-
 from dataclasses import replace
 
 from lab.harness.permissions import Permissions
-from lab.notebook import View, experiment, outcome, side_by_side, verdict
+from lab.notebook import course_view, experiment, outcome, side_by_side, verdict
 from lab.predict import check
 from lab.scenario import run_scenario
-from lab.switches import Switches, switch_info, switch_names
+from lab.switches import Switches
 from lab.trace import GateDecision, HumanAsked, RunEnded, ToolCallSeen, ToolExecuted
 
 LANG = "zh"
@@ -45,18 +42,7 @@ LANG = "zh"
 # `Switches.course()` is the course as pinned; each switch carries the course's value and why.
 
 # %%
-table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-for column in ("switch", "reference", "course", "experiments", "why the course differs / keeps it"):
-    table.add_column(column, overflow="fold")
-course = Switches.course()
-for name in switch_names():
-    info = switch_info(name)
-    differs = getattr(course, name) != getattr(Switches(), name)
-    table.add_row(
-        name, str(getattr(Switches(), name)), str(getattr(course, name)), info["experiments"],
-        info["course_why"], style="bold" if differs else "dim",
-    )
-View(table)
+course_view(LANG)
 
 # %% [markdown]
 # `lab compare course` 把教学版开关拨动的每个实验在两边都跑一遍。这里是其中一个：钩子语义（D12），两边并排。

@@ -126,6 +126,16 @@ def lab(capsys, monkeypatch):
     return run
 
 
+@pytest.fixture(autouse=True)
+def _english_locale(monkeypatch):
+    """Every test starts in English whatever the machine's locale (`--lang` defaults to zh under
+    LAB_LANG=zh or a Chinese locale): a test that wants Chinese says so."""
+    monkeypatch.delenv("LAB_LANG", raising=False)
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
 @pytest.fixture
 def host_leak() -> type[BaseException]:
     """The exception the host guard raises inside a forbidden call."""

@@ -323,5 +323,5 @@ def test_break_lines_keeps_punctuation_with_its_word():
 
 def test_grade_labels():
     assert [grade_label(g) for g in GRADES] == ["【一】", "【二】", "【三】", "beyond the seed"]
-    assert grade_label("beyond", "zh") == "本文之外"
+    assert grade_label("beyond", "zh") == "超出本章"
     assert select(list(EXPERIMENTS.values()), ["d28"])[0].grade == "二"

@@ -78,7 +78,7 @@ def test_the_reader_sees_the_claims_with_their_grades_and_every_transcript(page)
     lang, html, text, _ = page
     seen = "".join(text.split())  # what is printed, wherever the lines broke
     assert ("证据等级" if lang == "zh" else "grade") in seen
-    assert "【一】" in seen and ("本文之外" if lang == "zh" else "beyondtheseed") in seen
+    assert "【一】" in seen and ("超出本章" if lang == "zh" else "beyondtheseed") in seen
     for id in IDS:
         assert f'<section class="run" id="{id}">' in html
         assert f"{id}·" in seen, f"{id}'s transcript is not visible"
@@ -140,7 +140,7 @@ def test_side_by_side_views_fit_a_1200_px_page(tmp_path, lang):
 
 def test_a_grade_is_said_once_and_sources_are_clean_text(page):
     lang, html, _, _ = page
-    beyond = "本文之外" if lang == "zh" else "beyond the seed"
+    beyond = "超出本章" if lang == "zh" else "beyond the seed"
     assert beyond in html
     assert not re.search(rf"{beyond}\W*beyond the seed", html)  # not "beyond the seed beyond…"
     assert "beyond the seed: real streams declare tool_use" in html or lang == "zh"

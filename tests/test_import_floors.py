@@ -2,7 +2,8 @@
 from floors below, so no circle runs between packages.
 
     0 leaves    lab (its version), lab.errors, lab.lazy, lab.switches, lab.trace, lab.tool,
-                lab.source_lines
+                lab.source_lines; lab.bilingual, lab.reading (text in two languages; a
+                student's answer read and compared)
     1 pieces    lab.world, lab.model,             (the simulated world; the scripted model;
                 lab.course_rules                   the course's own rule set, as data)
       record    lab.record, lab.promises          (the one record of a run, and the judges over
@@ -10,8 +11,8 @@ from floors below, so no circle runs between packages.
                                                    oracle cannot borrow the harness's code)
     2 harness   lab.harness                       (the loop and its layers over those pieces)
     3 scenario  lab.scenario, lab.runner, lab.observables, lab.experiment, lab.file_checks,
-                lab.live, lab.exercises,          (a harness set up and run, and what it measures;
-                lab.compare                        the reference beside a preset)
+                lab.live, lab.exercise_checks,    (a harness set up and run, and what it measures;
+                lab.exercises, lab.compare         the reference beside a preset)
     4 benches   lab.probe, then lab.testing       (foreign harnesses on the wire; the lab's own,
                                                    searched; testing uses probe, never the reverse)
     5 views     lab.views                         (what a run, a matrix or a probe looks like:
@@ -35,6 +36,7 @@ import lab
 ROOT = Path(lab.__file__).parent
 FLOORS = [
     {"lab", "lab.errors", "lab.lazy", "lab.switches", "lab.trace", "lab.tool", "lab.source_lines"},
+    {"lab.bilingual", "lab.reading"},
     {"lab.world", "lab.model", "lab.course_rules"},
     {"lab.record", "lab.promises"},
     {"lab.harness"},
@@ -46,6 +48,7 @@ FLOORS = [
         "lab.file_checks",
         "lab.live",
     },
+    {"lab.exercise_checks"},
     {"lab.exercises", "lab.compare"},
     {"lab.probe"},
     {"lab.testing"},

@@ -97,7 +97,8 @@ def cmd_run(args: argparse.Namespace, out: Console) -> int:
 
 def predicting(args: argparse.Namespace, outcomes: list[Outcome], out: Console) -> int:
     """`lab run --predict`: the student guesses each after value before seeing it."""
-    from lab.predict import NoMoreInput, run_with_predictions
+    from lab.reading import NoMoreInput
+    from lab.views.predict import run_with_predictions
 
     try:
         return run_with_predictions(outcomes, out, args.lang, sys.stdin)
@@ -143,7 +144,7 @@ def cmd_switches(args: argparse.Namespace, out: Console) -> int:
     if args.json:
         print_json(switches_json())
     else:
-        out.print(switches_view())
+        out.print(switches_view(args.lang))
     return EXIT_OK
 
 
@@ -162,7 +163,7 @@ def cmd_report(args: argparse.Namespace, out: Console) -> int:
     check_output_path(args.html, "--html")
     outcomes = [run_experiment(e) for e in chosen(args, [])]
     write_whole(args.html, html_report.page(outcomes, args.lang), "--html")
-    out.print(f"wrote {args.html} ({len(outcomes)} experiments)")
+    out.print(html_report.wrote_note(args.html, len(outcomes), args.lang))
     return verdict(outcomes)
 
 
@@ -170,7 +171,7 @@ def cmd_check(args: argparse.Namespace, out: Console) -> int:
     """pass (0) or fail (1) per hidden check, with hints; --init copies a starter here; --list
     for the teacher (only the named exercise's checks when one is named)."""
     from lab import exercises
-    from lab.views.exercises import list_view, results_view
+    from lab.views.exercises import list_view, own_starter_note, results_view
 
     try:
         if args.list:
@@ -189,10 +190,7 @@ def cmd_check(args: argparse.Namespace, out: Console) -> int:
     path = (args.file or exercises.starter_path(exercise)).resolve()
     out.print(results_view(exercise, path, results, args.lang))
     if exercises.is_own_starter(path):
-        out.print(
-            f"(this is the lab's own starter: `lab check {exercise.id} --init` copies it into "
-            "this folder for you to edit)"
-        )
+        out.print(own_starter_note(exercise.id, args.lang))
     return EXIT_OK if all(r.passed for r in results) else EXIT_DEVIATED
 
 
@@ -200,14 +198,13 @@ def init_exercise(args: argparse.Namespace, out: Console) -> int:
     """`lab check ID --init [--file F]`: the starter copied to F (default ./FILE)."""
     from lab import exercises
     from lab.cli.output import check_output_path
+    from lab.views.exercises import wrote_note
 
     target = args.file or Path(exercises.exercise_named(args.exercise).file)
     if not target.exists():
         check_output_path(target, "--file" if args.file else "--init")
     written = exercises.init(args.exercise, target)
-    out.print(
-        f"wrote {written}: edit it, then `lab check {args.exercise}` checks it", soft_wrap=True
-    )
+    out.print(wrote_note(written, args.exercise, args.lang), soft_wrap=True)
     return EXIT_OK
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -39,6 +40,21 @@ PRESETS = {"course": Switches.course}
 MATRIX_EXAMPLES, HUNT_EXAMPLES = 100, 150
 DEFAULT_JOBS = min(4, os.cpu_count() or 1)
 DEFAULT_MODEL = "claude-sonnet-4-5"
+
+
+LANGUAGES = ("en", "zh")
+
+
+def default_lang(env: Mapping[str, str] = os.environ) -> str:
+    """The language when `--lang` is not given: LAB_LANG if set, else zh when the locale is
+    Chinese (the first of LC_ALL, LC_MESSAGES, LANG that is set, as POSIX reads them), else en."""
+    chosen = env.get("LAB_LANG", "").strip()
+    if chosen:
+        if chosen not in LANGUAGES:
+            raise UsageError(f"LAB_LANG={chosen}: expected one of {', '.join(LANGUAGES)}")
+        return chosen
+    locale = next((env[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(name)), "")
+    return "zh" if locale.lower().startswith("zh") else "en"
 
 
 class Parser(argparse.ArgumentParser):
@@ -86,7 +102,12 @@ def build_parser() -> Parser:
     folder = Parser(add_help=False)
     folder.add_argument("--dir", type=Path, help="load the experiments from this folder instead")
     lang = Parser(add_help=False)
-    lang.add_argument("--lang", choices=["en", "zh"], default="en", help="output language")
+    lang.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=default_lang(),
+        help="output language (default: zh when LAB_LANG=zh or the locale is Chinese, else en)",
+    )
     as_json = Parser(add_help=False)
     as_json.add_argument("--json", action="store_true", help="print only JSON on stdout")
     switch = Parser(add_help=False)
@@ -116,7 +137,9 @@ def build_parser() -> Parser:
         "compare", parents=[as_json, lang, folder], help="the reference harness vs a preset"
     )
     compare.add_argument("preset", choices=sorted(PRESETS))
-    sub.add_parser("switches", parents=[as_json], help="every switch and the fault it injects")
+    sub.add_parser(
+        "switches", parents=[as_json, lang], help="every switch and the fault it injects"
+    )
     matrix = sub.add_parser(
         "matrix", parents=[as_json], help="flip each switch alone, check every invariant"
     )

@@ -26,9 +26,66 @@ from lab.trace import (
     ToolExecuted,
     Trace,
 )
+from lab.views import harness_words as said
 from lab.views import report
 from lab.views.text_cells import wrap
 from lab.world import World, course_tools
+
+# The pictures' words; a call's fate is keyed by call_fates' codes ("blocked at <stage>" by stage).
+WORDS = {
+    "en": {
+        "makespan": "{title}  ·  makespan {s:g} s",
+        "tray": "tray {n}",
+        "axis": "virtual seconds (only tools move the clock)",
+        "turn": "turn {n}",
+        "no_answer": "no answer",
+        "says": "says: {stop}",
+        "has": "has: {n} tool_use",
+        "text_only": "has: text only",
+        "stop_hook": "↻ Stop hook",
+        "tools": "tools: ",
+        "chain": "chain: ",
+        "gates": "gates: ",
+        "events": "events: ",
+        "switches": "switches: ",
+        "experiments": "experiments: ",
+        "permission_stage": "the chain's permission stage",
+        "loop": "call the model → tool_use in the content?",
+        "yes": "yes: run the calls, append the results, again",
+        "no": "no: may I stop? (the Stop socket) → done",
+    },
+    "zh": {
+        "makespan": "{title}  ·  总耗时 {s:g} 秒",
+        "tray": "托盘 {n}",
+        "axis": "虚拟秒（只有工具会拨动时钟）",
+        "turn": "第 {n} 轮",
+        "no_answer": "没有回答",
+        "says": "声明：{stop}",
+        "has": "内容：{n} 个 tool_use",
+        "text_only": "内容：只有文本",
+        "stop_hook": "↻ 退出钩子",
+        "tools": "工具：",
+        "chain": "校验链：",
+        "gates": "门禁：",
+        "events": "事件：",
+        "switches": "开关：",
+        "experiments": "实验：",
+        "permission_stage": "校验链的权限判定段",
+        "loop": "调用模型 → 内容里有 tool_use 吗？",
+        "yes": "有：执行调用，追加结果，再来一轮",
+        "no": "没有：能停吗？（退出插线口）→ done",
+    },
+}
+FATES = {"ran": "执行", "error": "出错", "dropped": "被丢弃", "no result": "没有结果"}
+
+
+def fate_text(fate: str, lang: str) -> str:
+    """A call's fate as call_fates gives it, in `lang`."""
+    if lang != "zh":
+        return fate
+    if fate.startswith("blocked at "):
+        return f"拦在{said.stage(fate.removeprefix('blocked at '), 'zh')}"
+    return FATES.get(fate, fate)
 
 
 # -- pictures ------------------------------------------------------------------------------
@@ -57,9 +114,10 @@ def rect(x: float, y: float, w: float, h: float, **attrs: Any) -> str:
 TRAY_COLOURS = ["#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2", "#edc948"]
 
 
-def tray_chart(*runs: Any, titles: Sequence[str] = ()) -> Picture:
+def tray_chart(*runs: Any, titles: Sequence[str] = (), lang: str = "en") -> Picture:
     """The trays of one or more runs on the virtual clock, one shared time axis: a bar per
     executed call, a band per tray (∥ = the tray ran in parallel)."""
+    w = WORDS[lang]
     charts = [
         (titles[i] if i < len(titles) else "", report.tray_bars(r)) for i, r in enumerate(runs)
     ]
@@ -70,7 +128,8 @@ def tray_chart(*runs: Any, titles: Sequence[str] = ()) -> Picture:
     body, y = [], 8.0
     for title, bars in charts:
         makespan = max((b.finished for b in bars), default=0.0)
-        body.append(label(4, y + 12, f"{title}  ·  makespan {makespan:g} s", font_weight="bold"))
+        head = w["makespan"].format(title=title, s=makespan)
+        body.append(label(4, y + 12, head, font_weight="bold"))
         y += 20
         top = y
         for tray in sorted({b.tray for b in bars}):
@@ -86,10 +145,12 @@ def tray_chart(*runs: Any, titles: Sequence[str] = ()) -> Picture:
             for bar in members:
                 body.append(label(4, y + 13, bar.label))
                 fill = "#d62728" if bar.is_error else colour
-                w = max((bar.finished - bar.started) * scale, 2)
-                body.append(rect(left + bar.started * scale, y + 3, w, row - 6, fill=fill, rx=2))
+                bar_w = max((bar.finished - bar.started) * scale, 2)
+                body.append(
+                    rect(left + bar.started * scale, y + 3, bar_w, row - 6, fill=fill, rx=2)
+                )
                 y += row
-            mark = f"tray {tray}" + (" ∥" if members[0].parallel else "")
+            mark = w["tray"].format(n=tray) + (" ∥" if members[0].parallel else "")
             body.append(label(left + end * scale + 4, band_y + 13, mark, fill="#555"))
         for t in range(0, int(seconds) + 1, step):
             x = left + t * scale
@@ -99,7 +160,7 @@ def tray_chart(*runs: Any, titles: Sequence[str] = ()) -> Picture:
             )
             body.append(label(x - 3, y + 12, f"{t}s", fill="#555"))
         y += 30
-    body.append(label(left, y, "virtual seconds (only tools move the clock)", fill="#555"))
+    body.append(label(left, y, w["axis"], fill="#555"))
     return svg(width, y + 8, body)
 
 
@@ -131,9 +192,10 @@ def call_fates(source: Any) -> dict[str, str]:
 FATE_COLOURS = {"ran": "#59a14f", "error": "#e15759", "dropped": "#d62728", "no result": "#d62728"}
 
 
-def timeline(source: Any, title: str = "") -> Picture:
+def timeline(source: Any, title: str = "", lang: str = "en") -> Picture:
     """The run as a strip of turns: what each answer declared against what its content held
     (red frame when they disagree), each call's fate, and how the turn ended."""
+    w = WORDS[lang]
     events = report.events_of(source)
     fates = call_fates(events)
     turns = report.by_turn(events)
@@ -150,24 +212,25 @@ def timeline(source: Any, title: str = "") -> Picture:
         disagree = answer is not None and (answer.stop_reason == "tool_use") != answer.tool_use_seen
         frame = "#d62728" if disagree or answer is None else "#888"
         body.append(rect(x, top, col, box_h, fill="#fafafa", stroke=frame, stroke_width=2, rx=6))
-        body.append(label(x + 6, top + 15, f"turn {n}", font_weight="bold"))
+        body.append(label(x + 6, top + 15, w["turn"].format(n=n), font_weight="bold"))
         if answer is None:
             rejected = next((e for e in turn_events if isinstance(e, ApiRejected)), None)
-            text = f"API {rejected.status}" if rejected else "no answer"
+            text = f"API {rejected.status}" if rejected else w["no_answer"]
             body.append(label(x + 6, top + 32, text, fill="#d62728", font_weight="bold"))
         else:
-            body.append(label(x + 6, top + 32, f"says: {answer.stop_reason}"))
-            holds = f"has: {len(calls)} tool_use" if calls else "has: text only"
+            body.append(label(x + 6, top + 32, w["says"].format(stop=answer.stop_reason)))
+            holds = w["has"].format(n=len(calls)) if calls else w["text_only"]
             body.append(label(x + 6, top + 47, holds, fill="#d62728" if disagree else "#222"))
         for j, block in enumerate(calls):
             fate = fates.get(block["id"], "?")
             colour = FATE_COLOURS.get(fate, "#f28e2b")
             y = top + 56 + 18 * j
             body.append(rect(x + 6, y, col - 12, 15, fill=colour, rx=3))
-            body.append(label(x + 10, y + 11, f"{block['name']}: {fate}", fill="white"))
+            shown = f"{block['name']}: {fate_text(fate, lang)}"
+            body.append(label(x + 10, y + 11, shown, fill="white"))
         ended = next((e for e in turn_events if isinstance(e, RunEnded)), None)
         stop_hook = any(isinstance(e, StopContinued) for e in turn_events)
-        after = f"■ {ended.reason}" if ended else ("↻ Stop hook" if stop_hook else "↻")
+        after = f"■ {ended.reason}" if ended else (w["stop_hook"] if stop_hook else "↻")
         body.append(label(x + 6, top + box_h + 16, after, font_weight="bold"))
         if not ended and i + 1 < len(numbers):
             y = top + 20
@@ -194,16 +257,18 @@ def mechanism_modules() -> dict[str, list[tuple[str, str]]]:
     return found
 
 
-def mechanism_map() -> Picture:
+def mechanism_map(lang: str = "en") -> Picture:
     """The five mechanisms on one picture, generated from the code: the loop in the middle,
-    the four layers hung outside it, each with its modules, its order, switches and experiments."""
+    the four layers hung outside it, each with its modules, its order, switches and experiments.
+    In Chinese the modules' docstrings (English) are left out: their paths stay."""
+    w = WORDS[lang]
     world = World.create()
     gates = Gates(Permissions(), Human(), world, Trace(), Switches())
     contents = {
-        "M2": "tools: " + ", ".join(t.name for t in course_tools(world)),
-        "M3": "chain: " + " → ".join(ORDER),
-        "M4": "gates: " + " → ".join(name for name, _ in gates.order),
-        "M5": "events: " + ", ".join(EVENTS),
+        "M2": w["tools"] + ", ".join(t.name for t in course_tools(world)),
+        "M3": w["chain"] + " → ".join(said.stage(name, lang) for name in ORDER),
+        "M4": w["gates"] + " → ".join(said.gate(name, lang) for name, _ in gates.order),
+        "M5": w["events"] + ", ".join(EVENTS),
     }
     switches: dict[str, list[str]] = {m: [] for m in MECHANISMS}
     for name in switch_names():
@@ -217,7 +282,7 @@ def mechanism_map() -> Picture:
     reached = {
         "M2": "layers.run_calls",
         "M3": "layers.run_calls · layers.history",
-        "M4": "the chain's permission stage",
+        "M4": w["permission_stage"],
         "M5": "layers.prompt_message · layers.stop_continuation",
     }
     for via in reached.values():
@@ -227,14 +292,15 @@ def mechanism_map() -> Picture:
 
     def box_lines(m: str) -> list[tuple[str, dict[str, str]]]:
         english, chinese = MECHANISMS[m]
-        lines = [(f"{m} {chinese} · {english}", {"font-weight": "bold", "font-size": "13px"})]
+        name = chinese if lang == "zh" else f"{chinese} · {english}"
+        lines = [(f"{m} {name}", {"font-weight": "bold", "font-size": "13px"})]
         for path, first in modules[m]:
             lines.append((path, {"fill": "#1f4e99"}))
-            lines += [(t, {"fill": "#333"}) for t in wrap(first, 47)]
+            lines += [(t, {"fill": "#333"}) for t in wrap(first, 47) if lang == "en"]
         if m in contents:
             lines += [(t, {"fill": "#7a3e00"}) for t in wrap(contents[m], 47)]
-        lines += [(t, {"fill": "#555"}) for t in wrap("switches: " + ", ".join(switches[m]), 47)]
-        lines.append(("experiments: " + ", ".join(experiments[m]), {"fill": "#555"}))
+        lines += [(t, {"fill": "#555"}) for t in wrap(w["switches"] + ", ".join(switches[m]), 47)]
+        lines.append((w["experiments"] + ", ".join(experiments[m]), {"fill": "#555"}))
         return lines
 
     width, box_w, line_h = 1000, 345, 14
@@ -269,15 +335,14 @@ def mechanism_map() -> Picture:
         for i, (text, style) in enumerate(box_lines(m)):
             body.append(label(x + 8, y + 18 + i * line_h, text, **style))
     english, chinese = MECHANISMS["M1"]
-    centre = [(f"M1 {chinese} · {english}", {"font-weight": "bold", "font-size": "14px"})]
+    name = chinese if lang == "zh" else f"{chinese} · {english}"
+    centre = [(f"M1 {name}", {"font-weight": "bold", "font-size": "14px"})]
     for path, first in modules["M1"]:
         centre.append((path, {"fill": "#1f4e99"}))
-        centre += [(t, {"fill": "#333"}) for t in wrap(first, 44)]
-    centre.append(("call the model → tool_use in the content?", {"fill": "#7a3e00"}))
-    centre.append(("yes: run the calls, append the results, again", {"fill": "#7a3e00"}))
-    centre.append(("no: may I stop? (the Stop socket) → done", {"fill": "#7a3e00"}))
-    centre.append(("switches: " + ", ".join(switches["M1"]), {"fill": "#555"}))
-    centre.append(("experiments: " + ", ".join(experiments["M1"]), {"fill": "#555"}))
+        centre += [(t, {"fill": "#333"}) for t in wrap(first, 44) if lang == "en"]
+    centre += [(w[key], {"fill": "#7a3e00"}) for key in ("loop", "yes", "no")]
+    centre.append((w["switches"] + ", ".join(switches["M1"]), {"fill": "#555"}))
+    centre.append((w["experiments"] + ", ".join(experiments["M1"]), {"fill": "#555"}))
     first_y = cy - (len(centre) - 1) * line_h / 2 + 4
     for i, (text, style) in enumerate(centre):
         body.append(label(cx, first_y + i * line_h, text, text_anchor="middle", **style))

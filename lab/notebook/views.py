@@ -23,13 +23,13 @@ from lab.experiment import Experiment, Outcome, load_all, run_experiment, select
 from lab.model.script import tool_use_id
 from lab.runner import wire
 from lab.scenario import Run, Scenario, safely
-from lab.switches import Switches
+from lab.switches import Switches, switch_info, switch_names
 from lab.trace import (
     EndReason,
     Event,
     Trace,
 )
-from lab.views import report, transcript
+from lab.views import invariant_words, report, switch_words, transcript
 from lab.views.rich_html import WIDTH, to_html, to_text
 
 WIDE = transcript.SIDE_BY_SIDE_WIDTH  # characters per line of a side-by-side view
@@ -189,9 +189,9 @@ class Stepper:
         return self.wired.finish(self.scenario)
 
 
-def switch_title(switches: Switches, base: Switches | None = None) -> str:
+def switch_title(switches: Switches, base: Switches | None = None, lang: str = "en") -> str:
     flips = switches.differences(base)
-    return ", ".join(f"{k}={v}" for k, v in flips.items()) or "reference harness"
+    return ", ".join(f"{k}={v}" for k, v in flips.items()) or WORDS[lang]["reference"]
 
 
 class Pair:
@@ -201,7 +201,7 @@ class Pair:
         self, scenario: Scenario, left: Switches, right: Switches, lang: str = "en"
     ) -> None:
         self.left, self.right = Stepper(scenario, left, lang), Stepper(scenario, right, lang)
-        self.titles = (switch_title(left), switch_title(right, left))
+        self.titles = (switch_title(left, lang=lang), switch_title(right, left, lang))
         self.steps, self.lang = 0, lang
 
     @classmethod
@@ -243,11 +243,13 @@ def turn_view(source: Any, lang: str = "en") -> View:
 def side_by_side(
     a: Any,
     b: Any,
-    titles: tuple[str, str] = ("baseline", "switched"),
+    titles: tuple[str, str] | None = None,
     turns: Sequence[int] = (),
     lang: str = "en",
 ) -> View:
-    """Two runs turn by turn in two columns, the first divergence marked on both."""
+    """Two runs turn by turn in two columns, the first divergence marked on both (titled
+    baseline and switched unless `titles`)."""
+    titles = titles or (WORDS[lang]["baseline"], WORDS[lang]["switched"])
     return View(transcript.side_by_side(a, b, titles, list(turns) or None, lang, LIMIT), WIDE)
 
 
@@ -271,15 +273,86 @@ def claims(outcomes: Sequence[Outcome], lang: str = "en") -> Picture:
 
 
 # -- property-based testing (lab/testing) ------------------------------------------------------
-def invariants_view() -> View:
+COLUMNS: dict[str, dict[str, tuple[str, ...]]] = {
+    "en": {
+        "invariants": ("invariant", "title", "不变式", "the course keeps it", "promise"),
+        "course": (
+            "switch",
+            "reference",
+            "course",
+            "experiments",
+            "why the course differs / keeps it",
+        ),
+    },
+    "zh": {
+        "invariants": ("不变式", "中文名", "教学版守住吗", "承诺"),
+        "course": ("开关", "参考实现", "教学版", "实验", "教学版为何不同 / 为何相同"),
+    },
+}
+WORDS = {
+    "en": {
+        "yes": "yes",
+        "no": "no",
+        "reference": "reference harness",
+        "case": "the case",
+        "turn": "turn {n}",
+        "declared": "declared",
+        "implied": "implied",
+        "chars": "{name} ({n} chars)",
+        "flipped": "switch flipped",
+        "baseline": "baseline",
+        "switched": "switched",
+    },
+    "zh": {
+        "yes": "是",
+        "no": "否",
+        "reference": "参考实现",
+        "case": "用例",
+        "turn": "第 {n} 轮",
+        "declared": "声明",
+        "implied": "隐含",
+        "chars": "{name}（{n} 个字符）",
+        "flipped": "拨动的开关",
+        "baseline": "基线",
+        "switched": "拨动后",
+    },
+}
+
+
+def invariants_view(lang: str = "en") -> View:
     """The reference harness's promises as lab/testing names them, each with what it checks."""
     from lab.testing import INVARIANTS  # lazily: lab.notebook does not depend on lab.testing
 
+    w = WORDS[lang]
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for column in ("invariant", "title", "不变式", "the course keeps it", "promise"):
+    for column in COLUMNS[lang]["invariants"]:
         table.add_column(column, overflow="fold")
     for inv in INVARIANTS:
-        table.add_row(inv.name, inv.title, inv.zh, "yes" if inv.course else "no", inv.promise)
+        keeps = w["yes"] if inv.course else w["no"]
+        promise = invariant_words.promise(inv.name, inv.promise, lang)
+        titles = (inv.title, inv.zh) if lang == "en" else (inv.zh,)
+        table.add_row(inv.name, *titles, keeps, promise)
+    return View(table)
+
+
+def course_view(lang: str = "en") -> View:
+    """§8's table: every switch, its reference and course values, its experiments, and why the
+    course differs or keeps it (bold where the course differs)."""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for column in COLUMNS[lang]["course"]:
+        table.add_column(column, overflow="fold")
+    reference, course = Switches(), Switches.course()
+    for name in switch_names():
+        info = switch_info(name)
+        differs = getattr(course, name) != getattr(reference, name)
+        table.add_row(
+            name,
+            str(getattr(reference, name)),
+            str(getattr(course, name)),
+            info["experiments"],
+            switch_words.course_why(name, info["course_why"], lang),
+            style="bold" if differs else "dim",
+        )
     return View(table)
 
 
@@ -293,9 +366,11 @@ def rules_text(rules: Any) -> str:
     )
 
 
-def case_view(case: Any, title: str = "the case") -> View:
+def case_view(case: Any, title: str = "", lang: str = "en") -> View:
     """A generated case (lab.testing.Case) as a student reads a scenario: the script turn by
     turn with each declared stop_reason, then the files, rules, human and hooks it needs."""
+    w = WORDS[lang]
+    title = title or w["case"]
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=title, title_justify="left")
     for column in ("", "stop_reason", "content"):
         table.add_column(column, overflow="fold")
@@ -307,16 +382,16 @@ def case_view(case: Any, title: str = "the case") -> View:
                 calls += 1  # the id the fake model will give it
                 block = {**block, "id": tool_use_id(calls)}
             lines.append(Text(report.block_line(block)))
-        implied = "declared" if step.stop_reason is not None else "implied"
-        table.add_row(f"turn {n}", f"{step.declared} ({implied})", Group(*lines))
+        implied = w["declared"] if step.stop_reason is not None else w["implied"]
+        table.add_row(w["turn"].format(n=n), f"{step.declared} ({implied})", Group(*lines))
     extras = {
-        "files": ", ".join(f"{name} ({len(text)} chars)" for name, text in case.files),
+        "files": ", ".join(w["chars"].format(name=name, n=len(text)) for name, text in case.files),
         "rules": rules_text(case.rules),
         "human": case.human,
         "hooks": ", ".join(case.hooks),
         "tools": ", ".join(case.tools),
         "keep_last": "" if case.keep_last is None else case.keep_last,
-        "stream": "yes" if case.stream else "",
+        "stream": w["yes"] if case.stream else "",
     }
     for name, value in extras.items():
         if value not in ("", (), None):
@@ -324,13 +399,13 @@ def case_view(case: Any, title: str = "the case") -> View:
     return View(table)
 
 
-def matrix_view(matrix: Any) -> View:
+def matrix_view(matrix: Any, lang: str = "en") -> View:
     """The kill matrix (lab.testing.search.Matrix): a row per switch flipped alone, a column per
     invariant, ✗ where hypothesis found a case that breaks it."""
     from lab.testing import INVARIANTS
 
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    table.add_column("switch flipped")
+    table.add_column(WORDS[lang]["flipped"])
     for inv in INVARIANTS:
         table.add_column(inv.name, justify="center")
     for row in [matrix.reference, *matrix.rows]:
@@ -338,5 +413,5 @@ def matrix_view(matrix: Any) -> View:
             Text("✗", "bold red") if inv.name in row.findings else Text("·", "dim")
             for inv in INVARIANTS
         ]
-        table.add_row(row.switch or "(reference harness)", *marks)
+        table.add_row(row.switch or f"({WORDS[lang]['reference']})", *marks)
     return View(table, WIDE)

@@ -2,7 +2,12 @@
 print, made from runs, outcomes, a kill matrix or a probe's cells. Nothing here runs anything.
 
 report.py        verdict tables, `lab show`, trays, histories, the switchboard, and their JSON
-transcript.py    a run line by line, and the first divergence of two runs (the break)
+transcript.py    a run line by line, and the first divergence of two runs (the break), rendered;
+                 transcript_lines.py the run as lines, divergence.py the break,
+                 transcript_words.py their words
+harness_words.py the harness's stage, gate and reason strings read in Chinese; switch_words.py
+                 and invariant_words.py the switches' and the invariants' prose in Chinese
+compare.py       `lab compare PRESET`;  predict.py  predict-then-run's verdicts and questions
 panorama.py      one call's path on one SVG picture, each experiment's break lit
 html_report.py   the `lab report --html` page;  rich_html.py  rich renderables as HTML or text
 matrix.py        the kill matrix (`lab matrix`) as tables and JSON

@@ -30,6 +30,8 @@ WORDS = {
         "degraded": "degraded",
         "takeaway": "takeaway",
         "error": "error",
+        ":": ": ",
+        "wrote": "wrote {path} ({n} experiments)",
         "font": "Chinese needs a CJK font on this machine (e.g. Noto Sans CJK SC or "
         "WenQuanYi Micro Hei).",
     },
@@ -44,6 +46,8 @@ WORDS = {
         "degraded": "退化",
         "takeaway": "口播落点",
         "error": "错误",
+        ":": "：",
+        "wrote": "已写出 {path}（{n} 个实验）",
         "font": "中文需要本机装有中日韩字体（例如 Noto Sans CJK SC 或文泉驿微米黑）。",
     },
 }
@@ -63,15 +67,29 @@ p.takeaway { font-style: italic; margin: 2px 0 6px; } p.note { color: #666; font
 """
 
 
-def grade_of(outcome: Outcome, lang: str) -> str:
-    """【一】, 【二】, 【三】 or "beyond the seed", and the claim's source (which may begin with
-    the grade's own words: "beyond the seed: ...", said once)."""
+def source_of(outcome: Outcome) -> str:
+    """The claim's source without the grade's own words it may begin with ("beyond the seed:
+    ..."), which the grade already says."""
     experiment = outcome.experiment
-    label = grade_label(experiment.grade, lang)
     source = experiment.source
-    for words in {label, grade_label(experiment.grade)}:  # a source is written in English
+    for words in {grade_label(experiment.grade, lang) for lang in ("en", "zh")}:
         source = source.removeprefix(words).lstrip(": ")
-    return f"{label}: {source}" if source else label
+    return source
+
+
+def grade_of(outcome: Outcome, lang: str) -> str:
+    """【一】, 【二】, 【三】 or "beyond the seed", and the claim's source. The sources are written
+    in English only: a Chinese page shows the grade, the source on hovering it."""
+    label = grade_label(outcome.experiment.grade, lang)
+    source = source_of(outcome)
+    return f"{label}: {source}" if source and lang == "en" else label
+
+
+def grade_attributes(outcome: Outcome, lang: str) -> str:
+    """The grade cell's class; on a Chinese page also the English source, shown on hover."""
+    if lang == "en" or not source_of(outcome):
+        return ' class="grade"'
+    return f' class="grade" title="{html.escape(source_of(outcome))}"'
 
 
 def claims_table(outcomes: list[Outcome], lang: str) -> str:
@@ -92,7 +110,7 @@ def claims_table(outcomes: list[Outcome], lang: str) -> str:
             f'<td><a href="#{e.id}">{e.id}</a></td>',
             f"<td>{html.escape(mechanism)}</td>",
             f"<td>{html.escape(e.title[lang])}</td>",
-            f'<td class="grade">{html.escape(grade_of(o, lang))}</td>',
+            f"<td{grade_attributes(o, lang)}>{html.escape(grade_of(o, lang))}</td>",
             f'<td class="obs">{html.escape(flips_text(dict(e.flips)))}</td>',
             f'<td class="obs">{observed}</td>',
             ok,
@@ -106,7 +124,7 @@ def run_section(outcome: Outcome, lang: str) -> str:
     e = outcome.experiment
     head = (
         f'<section class="run" id="{e.id}"><h3>{e.id} · {html.escape(e.title[lang])}</h3>'
-        f'<p class="takeaway">{w["takeaway"]}: {html.escape(e.takeaway[lang])}</p>'
+        f'<p class="takeaway">{w["takeaway"]}{w[":"]}{html.escape(e.takeaway[lang])}</p>'
     )
     if outcome.before is None or outcome.after is None:  # its own code raised: no runs to show
         return (
@@ -135,3 +153,8 @@ def page(outcomes: list[Outcome], lang: str = "en") -> str:
         "</body></html>",
     ]
     return "\n".join(parts)
+
+
+def wrote_note(path: object, n: int, lang: str = "en") -> str:
+    """What `lab report` says once the page is written."""
+    return WORDS[lang]["wrote"].format(path=path, n=n)

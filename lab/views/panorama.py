@@ -32,6 +32,7 @@ from lab.trace import (
     ToolRefused,
 )
 from lab.views import text_cells, transcript
+from lab.views.harness_words import STAGES
 
 
 @dataclass(frozen=True)
@@ -60,15 +61,22 @@ STATIONS = [
     ),
     Station("book", "M2", "dispatch table", "转接号码簿", 150, 10),
     Station("trays", "M2", "trays", "托盘", 150, 78),
-    Station("known_tool", "M3", "known_tool", "查号", 266, 78),
-    Station("validation", "M3", "validation", "外形", 372, 78),
-    Station("tool_check", "M3", "tool_check", "工具自校验", 478, 78),
-    Station("hooks", "M3", "hooks", "前置钩子", 584, 78),
-    Station("permission", "M3", "permission", "许可", 690, 78),
+    Station("known_tool", "M3", "known_tool", STAGES["known_tool"], 266, 78),
+    Station("validation", "M3", "validation", STAGES["validation"], 372, 78),
+    Station("tool_check", "M3", "tool_check", STAGES["tool_check"], 478, 78),
+    Station("hooks", "M3", "hooks", STAGES["hooks"], 584, 78),
+    Station("permission", "M3", "permission", STAGES["permission"], 690, 78),
     Station("run", "M2", "run on the virtual world", "执行（虚拟世界）", 796, 78, 110),
     Station("result", "M3", "tool_result", "结果（配对义务）", 926, 78, 110),
     Station(
-        "gates", "M4", "gates: deny → ask → allow", "门禁：拒绝 → 询问 → 放行", 640, 170, 206, 44
+        "gates",
+        "M4",
+        "gates: deny → ask → allow",
+        "门禁：硬拒绝 → 需询问 → 放行",
+        640,
+        170,
+        206,
+        44,
     ),
     Station("pre_socket", "M5", "PreToolUse", "插线口·前置", 530, 170, 100),
     Station("post_socket", "M5", "PostToolUse", "插线口·执行后", 860, 170, 110),

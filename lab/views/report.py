@@ -20,7 +20,7 @@ from rich.text import Text
 from lab.experiment import MECHANISMS, Experiment, Outcome
 from lab.switches import Switches, switch_info, switch_names
 from lab.trace import BatchRan, Event, ToolExecuted
-from lab.views import transcript
+from lab.views import switch_words, transcript
 from lab.views.text_cells import ByWidth
 
 WORDS = {
@@ -47,6 +47,19 @@ WORDS = {
         "makespan": "makespan {s:g} virtual seconds",
         "titled": "{name} ({what})",
         ":": ": ",
+        "id": "id",
+        "switch · grade": "switch · grade",
+        "title · takeaway": "title · takeaway",
+        "mechanism": "mechanism",
+        "grade": "grade",
+        "ref_column": "reference",
+        "course": "course",
+        "experiments": "experiments",
+        "fault": "fault it injects",
+        "facts": "{mechanism} · {grade} · reference {reference} · course {course} · "
+        "experiments {experiments}",
+        "dagger": "† the course value holds at the pinned commit {pinned} only; other revisions "
+        "of the course differ (course_why in `lab switches --json`)",
     },
     "zh": {
         "switch": "改动",
@@ -71,6 +84,19 @@ WORDS = {
         "makespan": "总耗时 {s:g} 虚拟秒",
         "titled": "{name}（{what}）",
         ":": "：",
+        "id": "编号",
+        "switch · grade": "改动 · 证据等级",
+        "title · takeaway": "标题 · 口播落点",
+        "mechanism": "机制",
+        "grade": "证据等级",
+        "ref_column": "参考实现",
+        "course": "教学版",
+        "experiments": "实验",
+        "fault": "注入的故障",
+        "facts": "{mechanism} · {grade} · 参考实现 {reference} · 教学版 {course} · "
+        "实验 {experiments}",
+        "dagger": "† 教学版的值只在固定提交 {pinned} 上成立，教学版的其他修订不同"
+        "（见 `lab switches --json` 的 course_why）",
     },
 }
 
@@ -158,7 +184,7 @@ def flips_text(flips: dict[str, Any]) -> str:
     return ", ".join(f"Switches.{name} = {value}" for name, value in flips.items())
 
 
-BEYOND = {"en": "beyond the seed", "zh": "本文之外"}
+BEYOND = {"en": "beyond the seed", "zh": "超出本章"}
 
 
 def grade_label(grade: str, lang: str = "en") -> str:
@@ -294,17 +320,18 @@ def show_json(outcome: Outcome) -> dict[str, Any]:
 def experiments_view(experiments: list[Experiment], lang: str = "en") -> RenderableType:
     """`lab list`: per mechanism, each experiment's id, switch and evidence grade, title and
     takeaway. Titles and takeaways wrap (Chinese by its own line-breaking rules), never cut."""
+    w = WORDS[lang]
     tables = []
     for mechanism, names in MECHANISMS.items():
         group = [e for e in experiments if e.mechanism == mechanism]
         if not group:
             continue
-        table = Table(
-            title=f"{mechanism} · {names[0]} · {names[1]}", title_justify="left", expand=True
-        )
-        table.add_column("id", no_wrap=True)
-        table.add_column("switch · grade", no_wrap=True)
-        table.add_column("title · takeaway", overflow="fold")
+        # English keeps the chapter's Chinese name beside its own; Chinese shows only its own.
+        title = f"{mechanism} · {names[1]}" if lang == "zh" else " · ".join((mechanism, *names))
+        table = Table(title=title, title_justify="left", expand=True)
+        table.add_column(w["id"], no_wrap=True)
+        table.add_column(w["switch · grade"], no_wrap=True)
+        table.add_column(w["title · takeaway"], overflow="fold")
         for e in group:
             flips = [f"{name}={value}" for name, value in e.flips.items()]
             switch = "\n".join([*flips, grade_label(e.grade, lang)])
@@ -462,44 +489,41 @@ def outcomes_table(outcomes: list[Outcome], lang: str = "en") -> RenderableType:
     return Group(table, summary_view(outcomes, lang))
 
 
-def switches_view() -> RenderableType:
+def switches_view(lang: str = "en") -> RenderableType:
     """The switchboard: every flag with its mechanism, evidence grade, reference and course
     values, its experiments and the fault it injects; a table from 140 columns, stacked below."""
     from lab.course_rules import PINNED, revision_dependent
 
+    w = WORDS[lang]
     reference, course = Switches(), Switches.course()
     pinned_only = revision_dependent()  # marked †: the course value holds at PINNED only
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_lines=True)
-    table.add_column("switch", no_wrap=True)
-    for column in ("mechanism", "grade", "reference", "course", "experiments"):
-        table.add_column(column)
-    table.add_column("fault it injects", ratio=1)
+    table.add_column(w["switch"], no_wrap=True)
+    for column in ("mechanism", "grade", "ref_column", "course", "experiments"):
+        table.add_column(w[column])
+    table.add_column(w["fault"], ratio=1)
     stacked: list[RenderableType] = []
     for name in switch_names():
         info = switch_info(name)
         mark = " †" if name in pinned_only else ""
         values = (str(getattr(reference, name)), f"{getattr(course, name)}{mark}")
-        table.add_row(
-            name,
-            info["mechanism"],
-            grade_label(info["grade"]),
-            *values,
-            info["experiments"],
-            info["fault"],
-        )
-        facts = (
-            f"{info['mechanism']} · {grade_label(info['grade'])} · reference {values[0]} · "
-            f"course {values[1]} · experiments {info['experiments'] or '-'}"
+        fault = switch_words.fault(name, info["fault"], lang)
+        grade = grade_label(info["grade"], lang)
+        shown = Prose(fault) if lang == "zh" else fault  # rich cuts a long CJK cell short
+        table.add_row(name, info["mechanism"], grade, *values, info["experiments"], shown)
+        facts = w["facts"].format(
+            mechanism=info["mechanism"],
+            grade=grade,
+            reference=values[0],
+            course=values[1],
+            experiments=info["experiments"] or "-",
         )
         stacked += [
             Text(name, "bold"),
             Padding(Text(facts), (0, 0, 0, 2)),
-            Padding(Text(f"fault it injects: {info['fault']}"), (0, 0, 1, 2)),
+            Padding(prose(f"{w['fault']}{w[':']}{fault}", lang), (0, 0, 1, 2)),
         ]
-    dagger = Text(
-        f"† the course value holds at the pinned commit {PINNED} only; other revisions of the "
-        "course differ (course_why in `lab switches --json`)"
-    )
+    dagger = prose(w["dagger"].format(pinned=PINNED), lang)
     return ByWidth(Group(table, dagger), Group(*stacked, dagger), at=140)
 
 
@@ -528,11 +552,22 @@ def blocks_of(message: dict[str, Any] | None, kind: str, key: str) -> set[str]:
     return set() if isinstance(content, str) else {b[key] for b in content if b["type"] == kind}
 
 
-def messages_view(messages: list[dict[str, Any]], title: str = "") -> RenderableType:
+HISTORY = {
+    "en": ("role", "content", "  ✗ answers no tool_use of the message before",
+           "  ✗ no tool_result in the next message"),
+    "zh": ("角色", "内容", "  ✗ 没有回答上一条消息里的任何 tool_use",
+           "  ✗ 下一条消息里没有它的 tool_result"),
+}  # fmt: skip
+
+
+def messages_view(
+    messages: list[dict[str, Any]], title: str = "", lang: str = "en"
+) -> RenderableType:
     """A history as the API sees it, one row per message; a tool_use not answered in the next
     message, or a tool_result that answers nothing in the previous one, is flagged ✗."""
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=title or None, title_justify="left")
-    for column in ("#", "role", "content"):
+    role, content_head, orphan, unanswered = HISTORY[lang]
+    for column in ("#", role, content_head):
         table.add_column(column, overflow="fold")
     for i, message in enumerate(messages):
         before = messages[i - 1] if i > 0 else None
@@ -547,13 +582,13 @@ def messages_view(messages: list[dict[str, Any]], title: str = "") -> Renderable
                 )
                 line.stylize("yellow" if error else "green")
                 if block["tool_use_id"] not in blocks_of(before, "tool_use", "id"):
-                    line.append("  ✗ answers no tool_use of the message before", "bold red")
+                    line.append(orphan, "bold red")
                 parts.append(line)
             elif block["type"] == "tool_use":
                 line = Text(block_line(block), "cyan")
                 answered = blocks_of(after, "tool_result", "tool_use_id")
                 if after is not None and block["id"] not in answered:
-                    line.append("  ✗ no tool_result in the next message", "bold red")
+                    line.append(unanswered, "bold red")
                 parts.append(line)
             else:
                 parts.append(Text(block_line(block)))

@@ -1,0 +1,597 @@
+"""The five exercises and their hidden checks, one per mechanism: what each runs on the student's
+file, and the hint it gives (in English and Chinese) when it fails. A hint points at the idea
+without giving the answer away; `lab check --list` shows the teacher what each check runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from lab.bilingual import Words
+from lab.harness.permissions import Permissions
+from lab.harness.tools import ContractError, Tool, ToolRegistry
+from lab.model import text, tool_use, turn
+from lab.model.script import Turn
+from lab.observables import files_lost, tool_calls_dropped
+from lab.runner import run_scenario
+from lab.scenario import Run, Scenario
+from lab.switches import Switches
+from lab.trace import (
+    ApiRejected,
+    CheckFailed,
+    HumanAsked,
+    ModelCalled,
+    RunEnded,
+    StopContinued,
+    ToolExecuted,
+)
+from lab.world import World
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str  # what must be true, as the student reads it
+    teacher: str  # how it is checked, for `lab check --list`
+    run: Callable[[ModuleType], str | None]  # None: passed; else the hint
+
+
+@dataclass(frozen=True)
+class Exercise:
+    id: str
+    mechanism: str
+    file: str  # the starter file's name (in exercises/, and in the wheel's lab/starters)
+    defines: str  # the name the student's file must define
+    title: Mapping[str, str]
+    checks: tuple[Check, ...]
+
+
+def run_with(
+    scenario: Scenario, switches: Switches, adjust: Callable[[Any], None] | None = None
+) -> Run:
+    """One run of `scenario`, after `adjust(harness)` has changed a part of the harness."""
+    return run_scenario(scenario, switches, adjust)
+
+
+def executed(run: Run, name: str, **input_has: Any) -> list[ToolExecuted]:
+    return [
+        e
+        for e in run.trace.of(ToolExecuted)
+        if e.name == name and all(v in str(e.input.get(k, "")) for k, v in input_has.items())
+    ]
+
+
+# -- M1 · the belt: a script that makes the trusting loop lose work ---------------------------
+def belt_scenario(module: ModuleType) -> Scenario:
+    return Scenario(
+        prompt="Summarise report.md.",
+        files={"report.md": "# Q3\nrevenue up 4%\n", "notes.txt": "draft\n"},
+        script=list(module.SCRIPT),
+    )
+
+
+def reads_report(run: Run) -> bool:
+    return bool(
+        executed(run, "bash", command="report.md") or executed(run, "read_file", path="report.md")
+    )
+
+
+def m1_is_a_script(module: ModuleType) -> str | None:
+    script = module.SCRIPT
+    if not isinstance(script, list | tuple) or not all(isinstance(t, Turn) for t in script):
+        return Words(
+            "SCRIPT must be a list of turn(...) steps.", "SCRIPT 必须是由 turn(...) 组成的列表。"
+        )
+    return None
+
+
+def m1_reference_reads(module: ModuleType) -> str | None:
+    run = run_scenario(belt_scenario(module), Switches())
+    if run.ended != "done" or run.trace.of(ApiRejected):
+        return Words(
+            f"On the reference harness the run ended '{run.ended}': keep the conversation legal.",
+            f"在参考实现上这次运行以 '{run.ended}' 结束：对话本身要合法。",
+        )
+    if tool_calls_dropped(run) or not reads_report(run):
+        return Words(
+            "The reference loop must still read report.md: keep the call that reads it.",
+            "参考实现的循环仍要读到 report.md：保留读它的那次调用。",
+        )
+    return None
+
+
+def m1_trusting_loses(module: ModuleType) -> str | None:
+    run = run_scenario(belt_scenario(module), Switches(trust_stop_reason=True))
+    if tool_calls_dropped(run) == 0:
+        return Words(
+            "The trusting loop dropped no call. What exactly does it read to decide whether to go "
+            "on, and can an answer say one thing while holding another? (notebook 01; "
+            "`lab notebooks` writes the notebooks out)",
+            "信声明的循环一次调用都没丢。它到底读什么来决定要不要继续？一条回答能不能嘴上说一套、"
+            "手里拿着另一套？（笔记本 01；`lab notebooks` 会把笔记本写出来）",
+        )
+    if reads_report(run):
+        return Words(
+            "The trusting loop lost a call, but not the one that reads report.md.",
+            "信声明的循环丢了一次调用，但丢的不是读 report.md 的那次。",
+        )
+    return None
+
+
+# -- M2 · the number book: a tool whose three places agree ------------------------------------
+ESSAY = "agents need a harness and a loop\n"  # 7 words
+
+
+def tool_scenario(module: ModuleType, input: dict[str, Any]) -> Scenario:
+    return Scenario(
+        prompt="How many words are in essay.txt?",
+        files={"essay.txt": ESSAY},
+        tools=lambda world: [module.make_tool(world)],
+        script=[turn(tool_use("word_count", input)), turn(text("That is the count."))],
+    )
+
+
+def m2_registers(module: ModuleType) -> str | None:
+    tool = module.make_tool(World.create())
+    if not isinstance(tool, Tool) or tool.name != "word_count":
+        return Words(
+            "make_tool(world) must return a Tool named 'word_count'.",
+            "make_tool(world) 必须返回一个名为 'word_count' 的 Tool。",
+        )
+    try:
+        ToolRegistry(check_contract=True).register(tool)
+    except ContractError:
+        return Words(
+            "The dispatch table refused to register it: the third contract does not hold. "
+            "The call is made as handler(**input): read your schema beside your handler.",
+            "号码簿拒绝登记它：第三份契约不成立。调用方式是 handler(**input)：把你的 schema "
+            "和 handler 并排读一遍。",
+        )
+    return None
+
+
+def m2_counts(module: ModuleType) -> str | None:
+    run = run_scenario(tool_scenario(module, {"path": "essay.txt"}), Switches())
+    done = executed(run, "word_count")
+    if not done:
+        stopped = run.trace.of(CheckFailed)
+        why = f" It stopped at {stopped[0].stage}: {stopped[0].reason}" if stopped else ""
+        # The stage's name is code, the reason the harness's own words (quoted: data).
+        why_zh = f"它停在了 {stopped[0].stage} 段：“{stopped[0].reason}”" if stopped else ""
+        return Words(
+            f'The model called word_count {{"path": "essay.txt"}} and it never ran.{why}',
+            f'模型调用了 word_count {{"path": "essay.txt"}}，它却没有执行。{why_zh}',
+        )
+    if done[0].is_error or done[0].output.strip() != str(len(ESSAY.split())):
+        return Words(
+            f"word_count answered {done[0].output!r}: count the words of the file at path.",
+            f"word_count 回答了 {done[0].output!r}：要数的是 path 所指文件里的词。",
+        )
+    return None
+
+
+def m2_validates(module: ModuleType) -> str | None:
+    run = run_scenario(tool_scenario(module, {}), Switches())
+    if not any(e.stage == "validation" for e in run.trace.of(CheckFailed)):
+        return Words(
+            "A call with no path got past validation: what does the schema promise?",
+            "一次没有 path 的调用通过了结构校验：schema 承诺了什么？",
+        )
+    return None
+
+
+# -- M3 · the scanners: the order of the chain --------------------------------------------------
+STAGES = ("hooks", "known_tool", "permission", "tool_check", "validation")
+
+
+def guard_env(payload: dict[str, Any]) -> str | None:
+    """A team hook: nothing may write the secrets file."""
+    if payload["tool_input"].get("path") == ".env":
+        return "no writes to .env"
+    return None
+
+
+def chain_run(module: ModuleType) -> tuple[Run, list[str]]:
+    """Six calls of every kind of wrong, and one good one, through the student's order."""
+    reached: list[str] = []
+
+    def record(payload: dict[str, Any]) -> None:
+        reached.append(payload["tool_use_id"])
+
+    scenario = Scenario(
+        prompt="Save the meeting notes.",
+        files={"draft.md": "old\n"},
+        permissions=Permissions(default="ask"),
+        human=lambda question: "y",
+        hooks=[("PreToolUse", record), ("PreToolUse", guard_env)],
+        script=[
+            turn(
+                tool_use("write_file", {"path": "notes.md"}),
+                tool_use("write_file", {"path": "notes.md", "content": 42}),
+                tool_use("check_disk", {}),
+                tool_use("edit_file", {"path": "gone.md", "old_text": "a", "new_text": "b"}),
+                tool_use("write_file", {"path": ".env", "content": "KEY=1"}),
+                tool_use("write_file", {"path": "notes.md", "content": "decisions"}),
+            ),
+            turn(text("Saved.")),
+        ],
+    )
+
+    def reorder(harness: Any) -> None:
+        chain = harness.layers.chain
+        stages = dict(chain.stages)
+        chain.stages = [(name, stages[name]) for name in module.ORDER if name in stages]
+
+    return run_with(scenario, Switches(), reorder), reached
+
+
+COMPLETE_FIRST = Words("Make the run complete first.", "先让这次运行完整跑完。")
+
+
+def m3_names_every_stage(module: ModuleType) -> str | None:
+    if sorted(module.ORDER) != sorted(STAGES):
+        names = ", ".join(STAGES)
+        return Words(
+            f"ORDER must name each of these once (alphabetically): {names}.",
+            f"ORDER 必须把下面每一段各写一次（按字母序列出）：{names}。",
+        )
+    return None
+
+
+def m3_runs(module: ModuleType) -> str | None:
+    run, _ = chain_run(module)
+    if run.ended != "done":
+        detail = run.trace.of(RunEnded)[-1].detail
+        return Words(
+            f"The run ended '{run.ended}' ({detail}): some stage met a call "
+            "it cannot judge yet. What must be known about a call before its input can be read?",
+            f"运行以 '{run.ended}' 结束（{detail}）：某一段碰上了一个它还判断不了的调用。"
+            "读一次调用的输入之前，得先知道它的什么？",
+        )
+    return None
+
+
+def m3_hooks_see_only_sound_calls(module: ModuleType) -> str | None:
+    run, reached = chain_run(module)
+    if run.ended != "done":
+        return COMPLETE_FIRST
+    if set(reached) - {"toolu_005", "toolu_006"}:
+        n = len(set(reached) - {"toolu_005", "toolu_006"})
+        return Words(
+            f"{n} malformed or impossible call(s) "
+            "reached the hooks. Hooks can be slow or remote: what is cheap to rule out first?",
+            f"有 {n} 个外形不对或根本办不到的调用到了钩子那里。钩子可能又慢又远："
+            "什么是可以先便宜地排除掉的？",
+        )
+    return None
+
+
+def m3_human_last(module: ModuleType) -> str | None:
+    run, _ = chain_run(module)
+    asked = len(run.trace.of(HumanAsked))
+    if run.ended == "done" and asked != 1:
+        return Words(
+            f"The human answered {asked} questions; only one call deserved one. Whose time is the "
+            "most expensive in the chain?",
+            f"用户回答了 {asked} 个问题；只有一次调用值得问。整条链上谁的时间最贵？",
+        )
+    return None if run.ended == "done" else COMPLETE_FIRST
+
+
+# -- M4 · the gates: a rule set ----------------------------------------------------------------
+def rules_run(module: ModuleType) -> Run:
+    scenario = Scenario(
+        prompt="Tidy the project and update the notes.",
+        files={"src/app.py": "print('hi')\n", "build/app.o": "\x7fELF\n", "notes.txt": "v1\n"},
+        permissions=module.RULES,
+        human=lambda question: "n",
+        script=[
+            turn(
+                tool_use("bash", {"command": "ls"}), tool_use("bash", {"command": "cat notes.txt"})
+            ),
+            turn(tool_use("bash", {"command": "rm -rf build"})),
+            turn(tool_use("bash", {"command": "ls && rm -rf src"})),
+            turn(tool_use("write_file", {"path": "notes.txt", "content": "v2\n"})),
+            turn(text("Done.")),
+        ],
+    )
+    return run_scenario(scenario, Switches())
+
+
+def m4_is_rules(module: ModuleType) -> str | None:
+    if not isinstance(module.RULES, Permissions):
+        return Words(
+            "RULES must be a Permissions(deny=..., ask=..., allow=..., default=...).",
+            "RULES 必须是一个 Permissions(deny=..., ask=..., allow=..., default=...)。",
+        )
+    return None
+
+
+def m4_reads_freely(module: ModuleType) -> str | None:
+    run = rules_run(module)
+    ran = {e.input.get("command") for e in run.trace.of(ToolExecuted)}
+    asked = {e.call_id for e in run.trace.of(HumanAsked)}
+    if not {"ls", "cat notes.txt"} <= ran or {"toolu_001", "toolu_002"} & asked:
+        return Words(
+            "Listing and reading files must run without a question to the human.",
+            "列目录、读文件要直接执行，不必问一下用户。",
+        )
+    return None
+
+
+def m4_nothing_deleted(module: ModuleType) -> str | None:
+    run = rules_run(module)
+    if files_lost(run):
+        return Words(
+            f"{files_lost(run)} file(s) were deleted. Which list is evaluated first, and is a "
+            "command with && judged as one string or part by part?",
+            f"有 {files_lost(run)} 个文件被删了。哪张表先求值？带 && 的命令是整串判，还是逐段判？",
+        )
+    return None
+
+
+def m4_writes_ask(module: ModuleType) -> str | None:
+    run = rules_run(module)
+    asked = [e for e in run.trace.of(HumanAsked) if e.call_id == "toolu_005"]
+    if not asked or executed(run, "write_file"):
+        return Words(
+            "Changing a file must put the question to the human (who says no here).",
+            "改文件之前必须问一下用户（这里用户会说不）。",
+        )
+    return None
+
+
+# -- M5 · the sockets: a Stop hook that lets go ------------------------------------------------
+def stop_run(module: ModuleType) -> Run:
+    scenario = Scenario(
+        prompt="Fix the typo in README.md.",
+        hooks=[("Stop", module.double_check)],
+        script=lambda request: turn(text("All done.")),
+    )
+    return run_scenario(scenario, Switches())
+
+
+def m5_one_more_pass(module: ModuleType) -> str | None:
+    if not stop_run(module).trace.of(StopContinued):
+        return Words(
+            "Your hook never kept the loop going. A blocking Stop hook returns "
+            '{"decision": "block", "reason": "..."}.',
+            "你的钩子一次也没有把传送带拽回去。阻断型的退出钩子返回 "
+            '{"decision": "block", "reason": "..."}。',
+        )
+    return None
+
+
+def m5_lets_go(module: ModuleType) -> str | None:
+    run = stop_run(module)
+    blocks = len(run.trace.of(StopContinued))
+    if blocks != 1 or run.ended != "done":
+        calls = len(run.trace.of(ModelCalled))
+        return Words(
+            f"Your hook blocked {blocks} times in a row and the run took "
+            f"{calls} model calls: only the harness's cap stopped it. "
+            "Read everything the Stop payload tells your hook.",
+            f"你的钩子连续阻断了 {blocks} 次，这次运行调用了 {calls} 次模型：只是 harness 的上限"
+            "才让它停下。把退出钩子收到的负载里每一项都读一读。",
+        )
+    return None
+
+
+EXERCISES: dict[str, Exercise] = {
+    e.id: e
+    for e in [
+        Exercise(
+            "m1_lost_call",
+            "M1",
+            "m1_lost_call.py",
+            "SCRIPT",
+            {
+                "en": "Write a script that makes a loop trusting stop_reason lose the read",
+                "zh": "写一段脚本，让「信 stop_reason」的循环丢掉读报告的那件活",
+            },
+            (
+                Check(
+                    Words("SCRIPT is a list of turns", "SCRIPT 是由轮次组成的列表"),
+                    Words("isinstance Turn", "isinstance(step, Turn)"),
+                    m1_is_a_script,
+                ),
+                Check(
+                    Words(
+                        "the reference loop reads report.md, the API accepts every request",
+                        "参考实现的循环读到 report.md，API 接受每一个请求",
+                    ),
+                    Words(
+                        "reference run: ended done, no 400, nothing dropped, a call read report.md",
+                        "参考实现：以 done 结束，没有 400，没有丢调用，有一次调用读了 report.md",
+                    ),
+                    m1_reference_reads,
+                ),
+                Check(
+                    Words(
+                        "a loop that trusts stop_reason loses that read",
+                        "信 stop_reason 的循环丢掉了这次读取",
+                    ),
+                    Words(
+                        "trust_stop_reason=True: tool_calls_dropped >= 1 and report.md never read",
+                        "trust_stop_reason=True：tool_calls_dropped >= 1，且 report.md 从未被读",
+                    ),
+                    m1_trusting_loses,
+                ),
+            ),
+        ),
+        Exercise(
+            "m2_word_count",
+            "M2",
+            "m2_word_count.py",
+            "make_tool",
+            {
+                "en": "Add a word_count tool to the number book: all three places agree",
+                "zh": "往号码簿里加一个 word_count 工具：三处（schema、处理函数、签名）要对齐",
+            },
+            (
+                Check(
+                    Words(
+                        "the dispatch table accepts it with its contract checked",
+                        "号码簿在检查契约后接受它",
+                    ),
+                    Words(
+                        "ToolRegistry(check_contract=True).register(make_tool(world))",
+                        "ToolRegistry(check_contract=True).register(make_tool(world))",
+                    ),
+                    m2_registers,
+                ),
+                Check(
+                    Words(
+                        "it counts the words of the file the model names",
+                        "它数出模型所指文件里的词数",
+                    ),
+                    Words(
+                        'model calls word_count {"path": "essay.txt"}; output == "7", not is_error',
+                        '模型调用 word_count {"path": "essay.txt"}；输出 == "7"，不是 is_error',
+                    ),
+                    m2_counts,
+                ),
+                Check(
+                    Words(
+                        "a call without a path is stopped at validation",
+                        "没有 path 的调用在结构校验处被拦下",
+                    ),
+                    Words(
+                        "model calls word_count {}; a CheckFailed at stage validation",
+                        "模型调用 word_count {}；validation 段出现一个 CheckFailed",
+                    ),
+                    m2_validates,
+                ),
+            ),
+        ),
+        Exercise(
+            "m3_chain_order",
+            "M3",
+            "m3_chain_order.py",
+            "ORDER",
+            {
+                "en": "Put the scanners of the chain of checks in order",
+                "zh": "给扫码口排序：执行前的校验链",
+            },
+            (
+                Check(
+                    Words("ORDER names each stage once", "ORDER 把每一段各写一次"),
+                    Words("sorted(ORDER) == the five stages", "sorted(ORDER) == 那五段"),
+                    m3_names_every_stage,
+                ),
+                Check(
+                    Words(
+                        "every call gets through the chain without crashing the run",
+                        "每个调用都走完校验链，运行不崩",
+                    ),
+                    Words(
+                        "six bad calls + one good, chain reordered by ORDER: run ends done",
+                        "六个坏调用加一个好调用，链按 ORDER 重排：运行以 done 结束",
+                    ),
+                    m3_runs,
+                ),
+                Check(
+                    Words(
+                        "only well-formed, possible calls reach the hooks",
+                        "只有外形合法、办得到的调用才到钩子",
+                    ),
+                    Words(
+                        "a recording PreToolUse hook sees only toolu_005 (.env) and toolu_006",
+                        "一个记录用的 PreToolUse 钩子只看到 toolu_005（.env）和 toolu_006",
+                    ),
+                    m3_hooks_see_only_sound_calls,
+                ),
+                Check(
+                    Words(
+                        "the human is asked only about the call every other stage lets through",
+                        "只有其余各段都放过的调用才问一下用户",
+                    ),
+                    Words(
+                        "default ask, human says y: exactly one HumanAsked",
+                        "default 为 ask，用户答 y：恰好一个 HumanAsked",
+                    ),
+                    m3_human_last,
+                ),
+            ),
+        ),
+        Exercise(
+            "m4_rule_set",
+            "M4",
+            "m4_rule_set.py",
+            "RULES",
+            {
+                "en": "Write the rule set for the gates: deny, ask, allow",
+                "zh": "为门禁写规则：拒绝、询问、放行",
+            },
+            (
+                Check(
+                    Words("RULES is a Permissions", "RULES 是一个 Permissions"),
+                    Words("isinstance Permissions", "isinstance(RULES, Permissions)"),
+                    m4_is_rules,
+                ),
+                Check(
+                    Words(
+                        "listing and reading run without a question", "列目录和读文件直接执行，不问"
+                    ),
+                    Words(
+                        "ls and cat notes.txt execute, no HumanAsked for them",
+                        "ls 和 cat notes.txt 执行了，没有为它们出现 HumanAsked",
+                    ),
+                    m4_reads_freely,
+                ),
+                Check(
+                    Words(
+                        "nothing is deleted, not even inside a compound command",
+                        "什么都没被删，复合命令里的也不行",
+                    ),
+                    Words(
+                        "rm -rf build and ls && rm -rf src: files_lost == 0 (human says n)",
+                        "rm -rf build 与 ls && rm -rf src：files_lost == 0（用户答 n）",
+                    ),
+                    m4_nothing_deleted,
+                ),
+                Check(
+                    Words("changing a file asks the human first", "改文件前先问一下用户"),
+                    Words(
+                        "write_file notes.txt: HumanAsked for it, never executed (human says n)",
+                        "write_file notes.txt：为它出现 HumanAsked，从未执行（用户答 n）",
+                    ),
+                    m4_writes_ask,
+                ),
+            ),
+        ),
+        Exercise(
+            "m5_stop_hook",
+            "M5",
+            "m5_stop_hook.py",
+            "double_check",
+            {
+                "en": "Plug a Stop hook into the socket that asks for one more pass, then lets go",
+                "zh": "往插线口插一个退出钩子：要求再检查一遍，然后放手",
+            },
+            (
+                Check(
+                    Words("it sends the loop round once more", "它让传送带再转一圈"),
+                    Words(
+                        "reference harness, a model that only says 'All done.': >= 1 StopContinued",
+                        "参考实现，模型只会说 'All done.'：至少一个 StopContinued",
+                    ),
+                    m5_one_more_pass,
+                ),
+                Check(
+                    Words(
+                        "it lets the loop stop by itself, before the harness's cap",
+                        "它让循环自己停下，不等 harness 的上限",
+                    ),
+                    Words(
+                        "exactly 1 StopContinued and the run ends done (2 model calls)",
+                        "恰好 1 个 StopContinued，运行以 done 结束（2 次模型调用）",
+                    ),
+                    m5_lets_go,
+                ),
+            ),
+        ),
+    ]
+}

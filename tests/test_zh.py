@@ -1,0 +1,296 @@
+"""Chinese end to end: every command and notebook view rendered with `--lang zh` holds no English
+sentence outside code. An "English sentence" is a run of three or more English words in a row;
+code, ids, tool and switch names, file paths, command lines, JSON, `backticked` text and data
+(a run's tool outputs, the model's text, the API's messages, quoted “…”) are not words here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import re
+from functools import cache
+
+import pytest
+from rich.console import Console
+
+from lab.cli.parser import default_lang
+from lab.experiment import load_all, run_experiment
+from lab.trace import (
+    AnswerUnreadable,
+    ApiRejected,
+    CallCutOff,
+    ConnectionLost,
+    Event,
+    HookFired,
+    ModelAnswered,
+    PartialAnswer,
+    ResultAppended,
+    RunEnded,
+    RunStarted,
+    StopContinued,
+    ToolExecuted,
+)
+from lab.views import transcript
+
+# Words that are names in the lab, not prose: tools, answers the user types, stop reasons.
+NAMES = {"bash", "read_file", "write_file", "edit_file", "glob", "y", "n", "N", "done"}
+NAMES |= {"True", "False", "None"}  # Python's values, as the observables show them
+BREAK = re.compile(
+    r"[\u2e80-\u9fff\u3000-\u303f\uff00-\uffef→←◀▸■↻✓✗⚠·•|│┃┏┓┗┛━─┳┻╇┡┩┠┨╋┼┬┴└┘┌┐├┤∥…█]+"
+)
+WORD = re.compile(r"^\(?[A-Za-z][a-z]*(?:'[a-z]+)?[,.;:!?)]*$")
+# Spans that are code or data: `code`, “data”, JSON, Switches(...), a command line.
+CODE_SPANS = [
+    re.compile(r"`[^`]*`"),
+    re.compile(r"“[^”]*”"),
+    re.compile(r"\{.*\}"),
+    re.compile(r"Switches\([^)]*\)"),
+    re.compile(r"\blab (?:show|run|check|list|report|compare|switches|notebooks)\b[^，。；）]*"),
+    re.compile(r"\bpip install [^，。；）]*"),
+]
+
+
+def english_sentences(text: str, data: str = "") -> list[str]:
+    """Every run of three or more English words in `text`, outside code and a part of `data`
+    (a run that is part of a data string is data, even when a table cell wrapped it)."""
+    found = []
+    for line in text.splitlines():
+        for span in CODE_SPANS:
+            line = span.sub(" | ", line)
+        run: list[str] = []
+        for token in [*BREAK.sub(" | ", line).split(), ""]:
+            if token and WORD.match(token) and token.strip("(),.;:!?") not in NAMES:
+                run.append(token)
+                continue
+            if len(run) >= 3 and " ".join(run) not in data:
+                found.append(" ".join(run))
+            run = []
+    return found
+
+
+def test_the_detector_finds_english_prose_and_lets_code_pass():
+    assert english_sentences("门禁 default → allow（no rule matched）") == ["no rule matched"]
+    assert english_sentences("提示：what does the schema promise?") == [
+        "what does the schema promise?"
+    ]
+    code = '运行 `lab check m4_rule_set --init`；write_file {"path": "a b c d"} rm -rf build'
+    assert english_sentences(code) == []
+    assert english_sentences("改动：trust_stop_reason=True · D1 · report.md · Bash(rm *)") == []
+    assert english_sentences("模型说“Summarise the report now.”") == []
+
+
+# -- the data of every run: what the model, the world and the API said --------------------------
+DATA_FIELDS: dict[type, tuple[str, ...]] = {
+    RunStarted: ("prompt",),
+    ApiRejected: ("message",),
+    ConnectionLost: ("message",),
+    AnswerUnreadable: ("message",),
+    ToolExecuted: ("output",),
+    ResultAppended: ("content",),
+    StopContinued: ("reason",),
+    RunEnded: ("detail",),
+    CallCutOff: ("wire",),
+}
+
+
+def blanked(event: Event) -> Event:
+    """The event with its data (outputs, the model's text, the API's words) replaced by X."""
+    if isinstance(event, ModelAnswered | PartialAnswer):
+        blocks = tuple({**b, "text": "X"} if b["type"] == "text" else b for b in event.blocks)
+        return dataclasses.replace(event, blocks=blocks)
+    if isinstance(event, HookFired):
+        return dataclasses.replace(event, result="X" if event.result is not None else None)
+    fields = DATA_FIELDS.get(type(event), ())
+    return dataclasses.replace(event, **{f: "X" for f in fields if getattr(event, f)})
+
+
+@cache
+def outcomes():
+    return [run_experiment(e) for e in load_all()]
+
+
+@cache
+def run_data() -> str:
+    """Every data string of every run, a line each with its spaces collapsed."""
+    lines = set()
+    for outcome in outcomes():
+        for run in (outcome.before, outcome.after):
+            for event in [] if run is None else run.trace:
+                values = [getattr(event, f) or "" for f in DATA_FIELDS.get(type(event), ())]
+                if isinstance(event, ModelAnswered | PartialAnswer):
+                    values += [b.get("text", "") for b in event.blocks]
+                if isinstance(event, HookFired):
+                    values.append(str(event.result or ""))
+                lines |= {" ".join(str(v).split()) for v in values}
+    return "\n".join(sorted(lines))
+
+
+def text_of(renderable, width: int = 200) -> str:
+    console = Console(width=width, record=True, color_system=None)
+    with console.capture():
+        console.print(renderable)
+    return console.export_text()
+
+
+# -- the transcripts, run by run -----------------------------------------------------------------
+@pytest.mark.parametrize("side", ["before", "after"])
+def test_every_transcript_in_chinese_has_no_english_sentence(side):
+    bad = {}
+    for outcome in outcomes():
+        run = getattr(outcome, side)
+        if run is None:
+            continue
+        events = [blanked(e) for e in run.trace]
+        shown = text_of(transcript.transcript(transcript.Facts(events, None, ()), "zh"))
+        if found := english_sentences(shown):
+            bad[outcome.experiment.id] = found
+    assert bad == {}
+
+
+def test_the_question_to_the_user_and_the_gate_reasons_read_in_chinese():
+    from lab.views import harness_words as said
+
+    question = 'bash {"command": "rm x"} (ask rule Potentially destructive command). Allow? [y/N]'
+    assert said.question(question, "zh") == (
+        'bash {"command": "rm x"}（询问规则 “Potentially destructive command”）。放行吗？[y/N]'
+    )
+    assert said.reason("the human said 'n' to no rule matched", "zh") == (
+        "用户回答 'n'（针对没有规则命中）"
+    )
+    assert said.reason("the human said 'n' to no rule matched", "en") == (
+        "the human said 'n' to no rule matched"
+    )
+
+
+# -- every command ---------------------------------------------------------------------------------
+COMMANDS = [
+    ["list"],
+    ["run"],
+    ["run", "D9", "--switch", "trust_stop_reason=true"],
+    ["show", "D1"],
+    ["show", "D4"],
+    ["show", "D9"],
+    ["show", "D23"],
+    ["compare", "course"],
+    ["switches"],
+    ["check", "--list"],
+    ["check", "m1_lost_call"],
+    ["check", "m2_word_count"],
+    ["check", "m3_chain_order"],
+    ["check", "m4_rule_set"],
+    ["check", "m5_stop_hook"],
+]
+
+
+@pytest.mark.parametrize("argv", COMMANDS, ids=" ".join)
+def test_every_command_in_chinese_has_no_english_sentence(lab, monkeypatch, argv):
+    monkeypatch.setenv("COLUMNS", "250")
+    code, out, err = lab(*argv, "--lang", "zh")
+    assert code in (0, 1), err
+    assert english_sentences(out, run_data()) == []
+
+
+def test_the_html_report_in_chinese_has_no_english_sentence(lab, tmp_path):
+    page = tmp_path / "report.html"
+    code, out, err = lab("report", "--html", str(page), "--lang", "zh")
+    assert code == 0, err
+    assert english_sentences(out) == []
+    body = re.sub(r"<(style|script)[^>]*>.*?</\1>", " ", page.read_text(), flags=re.S)
+    text = html.unescape(re.sub(r"<[^>]+>", "\n", body))
+    text = "\n".join(" ".join(line.split()) for line in text.splitlines())
+    assert english_sentences(text, run_data()) == []
+
+
+# -- the notebooks' tables and pictures ------------------------------------------------------------
+def test_the_notebook_views_in_chinese_have_no_english_sentence():
+    from lab import notebook
+    from lab.notebook import views
+    from lab.views import report
+
+    (d12,) = [o for o in outcomes() if o.experiment.id == "D12"]
+    (d3,) = [o for o in outcomes() if o.experiment.id == "D3"]
+    shown = [
+        report.switches_view("zh"),
+        views.invariants_view("zh"),
+        views.course_view("zh"),
+        views.verdict(d12, "zh"),
+        views.side_by_side(d12.before, d12.after, lang="zh"),
+        notebook.claims(outcomes(), "zh"),
+        notebook.panorama(outcomes(), "zh"),
+        notebook.mechanism_map("zh"),
+        notebook.timeline(d12.after, lang="zh"),
+        notebook.tray_chart(d12.before, d12.after, lang="zh"),
+        views.Pair.of(d12.experiment, lang="zh").step(),
+        report.messages_view(d3.after.api.requests[-1]["messages"], lang="zh"),
+    ]
+    bad = {}
+    for i, view in enumerate(shown):
+        text = str(view) if isinstance(view, notebook.Picture) else text_of(view, 250)
+        text = html.unescape(re.sub(r"<[^>]+>", "\n", text))
+        if found := english_sentences(text, run_data()):
+            bad[i] = found
+    assert bad == {}
+
+
+# -- the language when --lang is not given ---------------------------------------------------------
+@pytest.mark.parametrize(
+    ("env", "lang"),
+    [
+        ({}, "en"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({"LANG": "zh_CN.UTF-8"}, "zh"),
+        ({"LANG": "zh_TW.UTF-8", "LC_ALL": "en_US.UTF-8"}, "en"),
+        ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8"}, "zh"),
+        ({"LANG": "zh_CN.UTF-8", "LAB_LANG": "en"}, "en"),
+        ({"LAB_LANG": "zh"}, "zh"),
+    ],
+)
+def test_the_default_language_follows_lab_lang_then_the_locale(env, lang):
+    assert default_lang(env) == lang
+
+
+def test_a_chinese_locale_makes_zh_the_default_and_lang_still_wins(lab, monkeypatch):
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    assert "循环判据" in lab("list")[1]
+    assert "循环判据" not in lab("list", "--lang", "en")[1]
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    monkeypatch.setenv("LAB_LANG", "zh")
+    assert "循环判据" in lab("list")[1]
+
+
+def test_a_bad_lab_lang_is_one_usage_line(lab, monkeypatch):
+    monkeypatch.setenv("LAB_LANG", "fr")
+    code, out, err = lab("list")
+    assert code == 2
+    assert err == "lab: error: LAB_LANG=fr: expected one of en, zh\n"
+
+
+# -- the answer words a student types --------------------------------------------------------
+@pytest.mark.parametrize(
+    ("question", "chinese", "wrong"),
+    [("M1.2", "被丢弃", "执行了"), ("M3.1", "结构校验", "工具自校验"), ("M4.1", "硬拒绝", "放行")],
+)
+def test_a_question_accepts_the_seeds_chinese_term_for_its_answer(question, chinese, wrong):
+    from lab.predict import check
+
+    assert check(question, chinese, "zh").right
+    assert not check(question, wrong, "zh").right
+
+
+def test_a_word_that_stands_for_two_answers_matches_either_and_nothing_else():
+    from lab.predict import same
+
+    assert same("钩子", "hook") and same("钩子", "hooks")
+    assert not same("钩子", "permission")
+    assert same(" Tool Check ", "tool_check")
+
+
+def test_predict_on_the_command_line_asks_and_scores_in_chinese(lab, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("False\n1\n"))
+    code, out, err = lab("run", "D1", "--predict", "--lang", "zh")
+    assert code == 0, err
+    assert "之后？" in out and "你的预测：2 个中对了 2 个" in out
+    assert english_sentences(out) == []
