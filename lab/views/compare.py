@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 
@@ -67,9 +68,18 @@ def verdict(row: Row, words: dict[str, str]) -> str:
 
 def compare_view(preset: str, rows: list[Row], flips: dict[str, Any], lang: str) -> RenderableType:
     words = {k: v.replace("{preset}", preset) for k, v in WORDS[lang].items()}
-    table = Table(title=words["title"], title_justify="left")
-    for column in ("id", "observable", "reference", "preset", "own", "verdict"):
-        table.add_column(words[column], overflow="fold")
+    # no vertical rules: at 80 columns the longest observable name fits whole
+    table = Table(
+        title=words["title"],
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    table.add_column(words["id"], no_wrap=True)
+    table.add_column(words["observable"], no_wrap=True)  # a name: never split mid-word
+    for column in ("reference", "preset", "own", "verdict"):  # Chinese breaks between characters
+        table.add_column(words[column], overflow="fold" if lang == "zh" else "ellipsis")
     for i, row in enumerate(rows):
         if i and row.id != rows[i - 1].id:
             table.add_section()
