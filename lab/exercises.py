@@ -17,6 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from lab.harness.checks import order_part
 from lab.harness.permissions import Permissions
 from lab.harness.tools import ContractError, Tool, ToolRegistry
 from lab.model import text, tool_use, turn
@@ -142,7 +143,7 @@ def m2_registers(module: ModuleType) -> str | None:
     if not isinstance(tool, Tool) or tool.name != "word_count":
         return "make_tool(world) must return a Tool named 'word_count'."
     try:
-        ToolRegistry(check_contract=True).register(tool)
+        ToolRegistry().register(tool)
     except ContractError as error:
         return f"The dispatch table refused it: {error}."
     return None
@@ -204,12 +205,11 @@ def chain_run(module: ModuleType) -> tuple[Run, list[str]]:
         ],
     )
 
-    def reorder(harness: Any) -> None:
-        chain = harness.layers.chain
-        stages = dict(chain.stages)
-        chain.stages = [(name, stages[name]) for name in module.ORDER if name in stages]
+    from lab.harness.parts import Parts  # the parts name the SDK's types: imported on use
 
-    return run_with(scenario, Switches(), reorder), reached
+    # The student's order is a part of the harness, passed in like any other.
+    parts = Parts(chain_order=order_part("YourOrder", list(module.ORDER)))
+    return run_scenario(scenario, parts=parts), reached
 
 
 def m3_names_every_stage(module: ModuleType) -> str | None:
@@ -374,7 +374,7 @@ EXERCISES: dict[str, Exercise] = {
             (
                 Check(
                     "the dispatch table accepts it with its contract checked",
-                    "ToolRegistry(check_contract=True).register(make_tool(world))",
+                    "ToolRegistry().register(make_tool(world))",
                     m2_registers,
                 ),
                 Check(

@@ -11,7 +11,14 @@ from hypothesis import given
 
 from lab.experiment import GRADES, OWN_SOURCE, load_all, run_experiment, select
 from lab.harness.checks import Call
-from lab.harness.permissions import Gates, Human, Permissions, course_permissions
+from lab.harness.permissions import (
+    Gates,
+    Human,
+    PartByPart,
+    Permissions,
+    WholeLine,
+    course_permissions,
+)
 from lab.harness.tools import Tool, ToolError, invoke, invoke_unguarded
 from lab.model import text, tool_use, turn
 from lab.observables import files_lost, human_prompts, human_prompts_for_invalid_calls
@@ -48,16 +55,10 @@ def test_splitting_is_moot_for_the_course_s_substring_rules(command):
     """Why the course's split_compound_commands is the reference's value: a substring is
     found in the whole line exactly when it is found in some part."""
     decisions = []
-    for split in (True, False):
+    for compound in (PartByPart, WholeLine):
         trace, world = Trace(), World.create()
-        gates = Gates(
-            course_permissions(),
-            Human(["n"]),
-            world,
-            trace,
-            Switches(split_compound_commands=split),
-        )
-        gates.judge(Call("t1", "bash", {"command": command}, None, 1))
+        gates = Gates(course_permissions(), Human(["n"]), world, trace, compound=compound)
+        gates.judge(Call("t1", "bash", {"command": command}, None, 1), {})
         decisions.append([(e.gate, e.decision) for e in trace.of(GateDecision)])
     assert decisions[0] == decisions[1]
     info = switch_info("split_compound_commands")

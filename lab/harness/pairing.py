@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from lab.harness.results import tool_result
-from lab.switches import Switches
 
 
 def has_tool_use(message: dict[str, Any]) -> bool:
@@ -22,9 +21,22 @@ def has_tool_result(message: dict[str, Any]) -> bool:
     return not isinstance(content, str) and any(b.get("type") == "tool_result" for b in content)
 
 
+class PairsKept:
+    """The reference: a stopped call still gets its result, and trimming keeps pairs whole."""
+
+    protected = True
+
+
+class PairsBroken(PairsKept):
+    """D3, D23: a stopped call gets no tool_result, and the trimmer may cut a pair in two;
+    the API rejects the next request."""
+
+    protected = False
+
+
 class Pairing:
-    def __init__(self, switches: Switches) -> None:
-        self.protected = switches.pair_protection
+    def __init__(self, pairs: type[PairsKept] = PairsKept) -> None:
+        self.protected = pairs.protected
 
     def blocked_result(self, call_id: str, content: str) -> dict[str, Any] | None:
         """The result owed to a call that was stopped before running (None: owed, not paid)."""

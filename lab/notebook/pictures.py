@@ -14,7 +14,7 @@ from lab.harness.hooks import EVENTS
 from lab.harness.layers import Layers
 from lab.harness.permissions import Gates, Human, Permissions
 from lab.notebook.views import Picture
-from lab.switches import Switches, switch_info, switch_names
+from lab.switches import switch_info, switch_names
 from lab.trace import (
     ApiRejected,
     CheckFailed,
@@ -198,11 +198,11 @@ def mechanism_map() -> Picture:
     """The five mechanisms on one picture, generated from the code: the loop in the middle,
     the four layers hung outside it, each with its modules, its order, switches and experiments."""
     world = World.create()
-    gates = Gates(Permissions(), Human(), world, Trace(), Switches())
+    gates = Gates(Permissions(), Human(), world, Trace())
     contents = {
         "M2": "tools: " + ", ".join(t.name for t in course_tools(world)),
         "M3": "chain: " + " → ".join(ORDER),
-        "M4": "gates: " + " → ".join(name for name, _ in gates.order),
+        "M4": "gates: " + " → ".join(gates.order.gates),
         "M5": "events: " + ", ".join(EVENTS),
     }
     switches: dict[str, list[str]] = {m: [] for m in MECHANISMS}
