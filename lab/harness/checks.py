@@ -145,11 +145,12 @@ class GatesFirst(ChainOrder):
     stages = tuple(GATE_FIRST)
 
 
-class NoValidation(ChainOrder):
-    """The course (s03/s04): only the last two stages of its own; the input's shape is the
-    SDK's and the API's job (被外部件代工), so a malformed call reaches handler(**input)."""
+class LastTwoStages(ChainOrder):
+    """The course (s03/s04): of its own only the last two stages, permission then the run;
+    the input's shape is the SDK's and the API's job (被外部件代工) and each handler checks
+    its own input, so a malformed call reaches handler(**block.input)."""
 
-    stages = tuple(name for name in GATE_FIRST if name != "validation")
+    stages = ("known_tool", "complete_input", "hooks", "permission")
 
 
 def order_part(name: str, stages: list[str]) -> type[ChainOrder]:

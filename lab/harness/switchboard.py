@@ -13,7 +13,7 @@ from lab.harness.checks import (
     ChecksFirst,
     CompleteInput,
     GatesFirst,
-    NoValidation,
+    LastTwoStages,
     RunWhatArrived,
     UnknownToolCrash,
     UnknownToolResult,
@@ -66,10 +66,16 @@ TABLE: dict[str, tuple[str, type, type]] = {
     "course_hook_semantics": ("hook_semantics", ProductionSemantics, CourseSemantics),
     "stop_hook_guard": ("stop_guard", StopGuard, NoStopGuard),
 }
-# The course preset as a whole swaps one part no single switch does: it has no validation of
-# its own in front of the handler (the SDK's job in the course: 被外部件代工, seed §5).
-COURSE_ONLY: dict[str, tuple[type, str]] = {
-    "chain_order": (NoValidation, "input validation (the SDK's job in the course: 被外部件代工)"),
+# The course preset as a whole swaps one part no single switch does: no check of its own in
+# front of the handler (seed §5: the front half of the chain is done by an outside part).
+COURSE_ONLY: dict[str, tuple[type, tuple[str, ...]]] = {
+    "chain_order": (
+        LastTwoStages,
+        (
+            "input validation (the SDK's job in the course: 被外部件代工)",
+            "the tool's own check in front of the handler (each course handler checks inside)",
+        ),
+    ),
 }
 assert sorted(TABLE) == sorted(switch_names()), "every switch has a row"
 
