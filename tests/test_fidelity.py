@@ -212,6 +212,24 @@ def test_the_sandbox_holds_against_each_evasion(command):
     assert world.fs.exists("/etc/hosts")
 
 
+def test_a_shared_prefix_is_outside_the_sandbox_as_it_is_outside_the_wall():
+    """`/workspace2` shares a prefix with `/workspace` and lies outside it: the sandbox
+    refuses to write there exactly as the workspace wall refuses to reach it."""
+    world = World.create({"notes.txt": "x\n"})
+    world.fs.write("/workspace2/keep.txt", "keep\n")
+    assert not world.inside_workspace("/workspace2/keep.txt")
+    for command in (
+        "echo y > /workspace2/new.txt",
+        "rm /workspace2/keep.txt",
+        "mkdir /workspace2/d",
+    ):
+        result = world.run_shell(command, sandboxed=True)
+        assert "Read-only file system" in result.output and result.status != 0, command
+    assert world.fs.read("/workspace2/keep.txt") == "keep\n"
+    assert not world.fs.exists("/workspace2/new.txt") and not world.fs.exists("/workspace2/d")
+    assert world.run_shell("echo y > /workspace/inside.txt", sandboxed=True).status == 0
+
+
 def test_the_sandbox_still_lets_the_workspace_change():
     world = World.create({"notes.txt": "x\n", "src/a.py": "1\n"})
     assert world.run_shell("echo y > out.txt && rm notes.txt", sandboxed=True).status == 0
