@@ -26,7 +26,7 @@ from lab.scenario import Scenario, run_scenario
 from lab.switches import Switches, switch_info, switch_names
 from lab.testing import BY_NAME
 from lab.testing.strategies import focused_cases
-from lab.trace import GateDecision, ToolExecuted, Trace
+from lab.trace import CheckPassed, GateDecision, RunEnded, ToolExecuted, Trace
 from lab.views.report import NO_LINE_START, break_lines, grade_label
 from lab.world import World, is_read_only, split_commands
 
@@ -99,12 +99,21 @@ def test_the_course_preset_is_marked_as_crashing():
 
 
 # ---- D9: the course implements only the last two stages ------------------------------------
-def test_the_course_asks_about_malformed_calls_as_d9_degrades():
+def test_the_course_has_no_check_of_its_own_before_the_handler():
+    """The seed (§5): the front half of the chain is done by an outside part (被外部件代工).
+    With the course's switches a malformed call passes the gates and reaches
+    handler(**block.input), which raises, and with no try around it the run crashes (as D8)."""
     d9 = EXPERIMENTS["D9"]
-    outcome = run_experiment(d9)
     course = run_scenario(d9.scenario, COURSE)
-    assert human_prompts_for_invalid_calls(course) == human_prompts_for_invalid_calls(outcome.after)
-    assert human_prompts_for_invalid_calls(course) == 2
+    assert course.ended == "crash"
+    assert (
+        "missing 1 required positional argument: 'content'" in course.trace.of(RunEnded)[-1].detail
+    )
+    assert human_prompts_for_invalid_calls(course) == 1  # asked about the malformed call first
+    assert not {e.stage for e in course.trace.of(CheckPassed)} & {"validation", "tool_check"}
+    # D9 alone (validate_before_gate=False) keeps validation, after the gates
+    outcome = run_experiment(d9)
+    assert human_prompts_for_invalid_calls(outcome.after) == 2
     info = switch_info("validate_before_gate")
     assert info["course"] is False and "last two stages" in info["course_why"]
     assert BY_NAME["human_last"].course is False

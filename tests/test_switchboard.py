@@ -127,4 +127,4 @@ def test_the_course_preset_swaps_its_course_only_part_too():
     d9 = parts_for(Switches(validate_before_gate=False))
     assert d9.chain_order is TABLE["validate_before_gate"][2]
     by_slot = {c.slot: c for c in choices(Switches.course(), course=True)}
-    assert by_slot["chain_order"].switch is None and by_slot["chain_order"].faulty
+    assert by_slot["chain_order"].course_only and by_slot["chain_order"].faulty

@@ -6,7 +6,7 @@ chooses the reference part; flipped, the faulty part beside it in the same modul
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lab.harness.batching import OneByOne, ParallelTrays, PerInput, PerTool
 from lab.harness.checks import (
@@ -68,13 +68,19 @@ TABLE: dict[str, tuple[str, type, type]] = {
 }
 # The course preset as a whole swaps one part no single switch does: no check of its own in
 # front of the handler (seed §5: the front half of the chain is done by an outside part).
-COURSE_ONLY: dict[str, tuple[type, tuple[str, ...]]] = {
+COURSE_ONLY: dict[str, tuple[type, dict[str, tuple[str, ...]]]] = {
     "chain_order": (
         LastTwoStages,
-        (
-            "input validation (the SDK's job in the course: 被外部件代工)",
-            "the tool's own check in front of the handler (each course handler checks inside)",
-        ),
+        {
+            "en": (
+                "input validation (the SDK's job in the course: 被外部件代工)",
+                "the tool's own check in front of the handler (course handlers check inside)",
+            ),
+            "zh": (
+                "输入校验（课程里是 SDK 的活：被外部件代工）",
+                "处理函数前的工具自校验（课程的处理函数在内部自己查）",
+            ),
+        },
     ),
 }
 assert sorted(TABLE) == sorted(switch_names()), "every switch has a row"
@@ -86,8 +92,10 @@ class Choice:
 
     slot: str
     part: type
-    switch: str | None  # None: the course preset as a whole chose it
+    switch: str  # the slot's switch
+    value: object  # the switch's value
     faulty: bool  # not the reference part
+    course_only: bool = False  # the course preset as a whole chose it, not the switch alone
 
 
 def choices(switches: Switches, *, course: bool = False) -> list[Choice]:
@@ -95,11 +103,12 @@ def choices(switches: Switches, *, course: bool = False) -> list[Choice]:
     reference = Switches()
     chosen: dict[str, Choice] = {}
     for switch, (slot, good, bad) in TABLE.items():
-        flipped = getattr(switches, switch) != getattr(reference, switch)
-        chosen[slot] = Choice(slot, bad if flipped else good, switch, flipped)
+        value = getattr(switches, switch)
+        flipped = value != getattr(reference, switch)
+        chosen[slot] = Choice(slot, bad if flipped else good, switch, value, flipped)
     if course:
         for slot, (part, _why) in COURSE_ONLY.items():
-            chosen[slot] = Choice(slot, part, None, True)
+            chosen[slot] = replace(chosen[slot], part=part, faulty=True, course_only=True)
     return [chosen[f] for f in Parts.__dataclass_fields__]
 
 
