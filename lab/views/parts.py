@@ -100,7 +100,7 @@ def lines_grid(lines: list[tuple[str, str, str]]) -> Table:
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True)
     grid.add_column(style="bold", no_wrap=True)
-    grid.add_column()
+    grid.add_column(overflow="fold")
     for sign, label, value in lines:
         style = {"−": "red", "+": "green"}.get(sign, "")
         grid.add_row(Text(sign, style), Text(f"{label}:", style), Text(value, style))
