@@ -242,12 +242,15 @@ def test_compare_course_lists_the_course_gaps_experiments_only(lab):
     assert "D4" not in ids
     # D11 is not here: the course's substring deny list denies `ls && rm -rf /` (moot switch).
     assert ids == {"D8", "D9", "D10", "D12", "D13", "D14", "D16", "D19", "D21", "D26", "D28"}
-    row_verdicts = [
-        line.rstrip().rstrip("│").split("│")[-1].strip()
+    verdicts = {
+        (line.split("│")[1].strip(), line.rstrip().rstrip("│").split("│")[-1].strip())
         for line in out.splitlines()
         if ROW_ID.match(line)
-    ]
-    assert row_verdicts and set(row_verdicts) == {"yes"}
+    }
+    # D9 is the one "no": with no check of its own before the handler, the course crashes on
+    # the first malformed call instead of asking about both (lab parts --diff course).
+    assert verdicts and {v for i, v in verdicts if i != "D9"} == {"yes"}
+    assert {v for i, v in verdicts if i == "D9"} == {"no"}
 
 
 def test_compare_is_deterministic_in_process(lab):

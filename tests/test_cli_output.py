@@ -125,7 +125,8 @@ def test_compare_json_matches_the_table(lab):
     _, table, _ = lab("compare", "course")
     shown = {m.group(1) for line in table.splitlines() if (m := re.match(r"^│ (D\d+\w*) +│", line))}
     assert shown and {row["id"] for row in report["rows"]} == shown
-    assert all(row["as_degraded"] is True for row in report["rows"])
+    # D9: the course crashes on the first malformed call instead of asking about both
+    assert all(row["as_degraded"] is (row["id"] != "D9") for row in report["rows"])
     assert set(report["rows"][0]) == {"id", "observable", "reference", "course", "as_degraded"}
 
 
