@@ -128,6 +128,9 @@ def says_yes(answer: str) -> bool:
     return answer.strip().lower() in ("y", "yes")  # the course's y/N: anything else is no
 
 
+Verdict = Literal["allow", "ask", "deny"]  # what a gate says; "ask": the human decides
+
+
 # -- the parts: compound commands, the deny list's reach, the gates' order --------------------
 class WholeLine:
     """D11: a compound command is matched as one string, so `ls && rm -rf /` passes a
@@ -153,11 +156,10 @@ class PartByPart(WholeLine):
         if whole:
             return whole[0]
         parts = split_commands(command_of(input)) or [""]
-        found = [
-            r
-            for p in parts
-            if (r := next((r for r in rules if r.per_command and r.per_command(p)), None))
+        per_part = [
+            next((r for r in rules if r.per_command and r.per_command(p)), None) for p in parts
         ]
+        found = [r for r in per_part if r is not None]  # each part's first matching rule
         if every and len(found) == len(parts):
             return Rule(" + ".join(dict.fromkeys(r.text for r in found)), lambda *_: True)
         if not every and found:
@@ -183,16 +185,15 @@ class BashOnly(AllTools):
 class DenyFirst:
     """The reference: deny → ask → allow, the non-negotiable before the negotiable."""
 
-    gates: tuple[Gate, ...] = ("deny", "ask", "allow")
+    gates: tuple[Verdict, ...] = ("deny", "ask", "allow")  # each gate says its own name
 
 
 class AskFirst(DenyFirst):
     """D4: the human is asked before the hard deny rules, so a "yes" runs a denied command."""
 
-    gates: tuple[Gate, ...] = ("ask", "deny", "allow")
+    gates: tuple[Verdict, ...] = ("ask", "deny", "allow")
 
 
-Verdict = Literal["allow", "ask", "deny"]  # "ask": the human decides
 Found = tuple[Gate, Verdict, str]  # which gate decided, what it said, and why
 
 
@@ -255,7 +256,7 @@ class Gates:
                 self.rules[gate], call.name, call.input, self.world, every=gate == "allow"
             )
             if rule is not None:
-                return gate, GATE_DECISION[gate], f"{gate} rule {rule.text}"
+                return gate, gate, f"{gate} rule {rule.text}"
         return "default", self.permissions.default, "no rule matched"
 
     def ask_human(self, call: Call, reason: str) -> tuple[Decision, str]:
@@ -269,22 +270,7 @@ class Gates:
         return "deny", f"the human said {answer!r} to {reason}"
 
 
-GATE_DECISION: dict[Gate, Verdict] = {"deny": "deny", "ask": "ask", "allow": "allow"}
 HOOK_ALLOWED = "a PreToolUse hook allowed it, nobody was asked"
-
-
-def first_match(
-    rules: Sequence[Rule],
-    name: str,
-    input: dict[str, Any],
-    world: World,
-    *,
-    split: bool,
-    every: bool,
-) -> Rule | None:
-    """The first rule that matches a call, part by part (`split`) or as one line."""
-    compound = PartByPart() if split else WholeLine()
-    return compound.first_match(rules, name, input, world, every=every)
 
 
 def deny_rule_for(
