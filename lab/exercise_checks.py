@@ -11,6 +11,7 @@ from types import ModuleType
 from typing import Any
 
 from lab.bilingual import Words
+from lab.harness.checks import order_part
 from lab.harness.permissions import Permissions
 from lab.harness.tools import ContractError, Tool, ToolRegistry
 from lab.model import text, tool_use, turn
@@ -46,13 +47,6 @@ class Exercise:
     defines: str  # the name the student's file must define
     title: Mapping[str, str]
     checks: tuple[Check, ...]
-
-
-def run_with(
-    scenario: Scenario, switches: Switches, adjust: Callable[[Any], None] | None = None
-) -> Run:
-    """One run of `scenario`, after `adjust(harness)` has changed a part of the harness."""
-    return run_scenario(scenario, switches, adjust)
 
 
 def executed(run: Run, name: str, **input_has: Any) -> list[ToolExecuted]:
@@ -141,7 +135,7 @@ def m2_registers(module: ModuleType) -> str | None:
             "make_tool(world) 必须返回一个名为 'word_count' 的 Tool。",
         )
     try:
-        ToolRegistry(check_contract=True).register(tool)
+        ToolRegistry().register(tool)
     except ContractError:
         return Words(
             "The dispatch table refused to register it: the third contract does not hold. "
@@ -219,12 +213,11 @@ def chain_run(module: ModuleType) -> tuple[Run, list[str]]:
         ],
     )
 
-    def reorder(harness: Any) -> None:
-        chain = harness.layers.chain
-        stages = dict(chain.stages)
-        chain.stages = [(name, stages[name]) for name in module.ORDER if name in stages]
+    from lab.harness.parts import Parts  # the parts name the SDK's types: imported on use
 
-    return run_with(scenario, Switches(), reorder), reached
+    # The student's order is a part of the harness, passed in like any other.
+    parts = Parts(chain_order=order_part("YourOrder", list(module.ORDER)))
+    return run_scenario(scenario, parts=parts), reached
 
 
 COMPLETE_FIRST = Words("Make the run complete first.", "先让这次运行完整跑完。")
@@ -437,8 +430,8 @@ EXERCISES: dict[str, Exercise] = {
                         "号码簿在检查契约后接受它",
                     ),
                     Words(
-                        "ToolRegistry(check_contract=True).register(make_tool(world))",
-                        "ToolRegistry(check_contract=True).register(make_tool(world))",
+                        "ToolRegistry().register(make_tool(world))",
+                        "ToolRegistry().register(make_tool(world))",
                     ),
                     m2_registers,
                 ),

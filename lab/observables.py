@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from lab.harness.checks import Call, valid_input
 from lab.harness.results import SPILL_DIR
 from lab.harness.tools import invoke
 from lab.promises import cut_calls_not_run, deny_dominance, history_problem
@@ -104,8 +105,17 @@ def contract_errors_at_registration(run: Run) -> int:
 
 
 def human_prompts_for_invalid_calls(run: Run) -> int:
-    """Questions put to the human about calls that failed validation anyway."""
-    invalid = {e.call_id for e in run.trace.of(CheckFailed) if e.stage == "validation"}
+    """Questions put to the human about calls whose input does not fit the tool's schema: a
+    fact about the call, whether the harness validates it or not (the course does not)."""
+    schemas = {
+        t.name: t
+        for t in [*tools_for(World.create(), run.switches), *run.scenario.tools(World.create())]
+    }
+    invalid = {
+        e.call_id
+        for e in run.trace.of(ToolCallSeen)
+        if e.name in schemas and valid_input(Call(e.call_id, e.name, e.input, schemas[e.name], 0))
+    }
     return sum(1 for e in run.trace.of(HumanAsked) if e.call_id in invalid)
 
 

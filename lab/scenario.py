@@ -21,16 +21,18 @@ from typing import TYPE_CHECKING, Any
 from lab.harness.hooks import Hook
 from lab.harness.permissions import Human, Permissions
 from lab.harness.tools import ContractError, Tool, ToolRegistry
+from lab.harness.walls import walled_tools
 from lab.model import Responder, ScriptedModel, Step
 from lab.record import Ending, Ran, Record, Request, Tap, WatchedModel
 from lab.switches import Switches
 from lab.trace import EndReason, RunEnded, ToolExecuted, ToolRefused, Trace
-from lab.world import NoWall, WorkspaceWall, World, course_tools
+from lab.world import World
 
 if TYPE_CHECKING:  # the SDK is imported only when a run starts: writing a scenario is quick
     import anthropic
 
     from lab.harness.loop import Harness
+    from lab.harness.parts import Parts
     from lab.harness.retry import Wait
     from lab.model.fake_api import FakeMessagesAPI
 
@@ -97,10 +99,18 @@ class Run:
 
 
 def tools_for(world: World, switches: Switches) -> list[Tool]:
-    """The course's five tools on `world`: the file tools behind the workspace wall, bash in
-    the sandbox, unless either is switched off."""
-    wall = WorkspaceWall(world) if switches.workspace_wall else NoWall()
-    return course_tools(world, wall=wall, sandbox=switches.shell_sandbox)
+    """The course's five tools on `world`, behind the wall and in the sandbox the switches
+    choose."""
+    parts = parts_of(switches)
+    return walled_tools(world, parts.wall, parts.shell)
+
+
+def parts_of(switches: Switches) -> Parts:
+    """The parts the switchboard chooses for `switches` (imported when a harness is built:
+    the loop's parts name the SDK's types)."""
+    from lab.harness.switchboard import parts_for
+
+    return parts_for(switches)
 
 
 def build_harness(
@@ -109,16 +119,19 @@ def build_harness(
     world: World,
     client: anthropic.Anthropic,
     wait: Wait | None = None,
+    parts: Parts | None = None,
 ) -> Harness:
-    """The harness a setup describes, wired to `client` (fake or real) and acting on `world`;
-    its retries wait on the world's virtual clock unless `wait` says otherwise (a real model
-    is waited for with `lab.harness.retry.real_wait`)."""
+    """The harness a setup describes, wired to `client` (fake or real) and acting on `world`,
+    built from `parts` (by default, the parts the switches choose); its retries wait on the
+    world's virtual clock unless `wait` says otherwise (a real model is waited for with
+    `lab.harness.retry.real_wait`)."""
     from lab.harness.layers import Layers  # it names the SDK's types, and the loop uses the SDK
     from lab.harness.loop import Harness
 
+    parts = parts or parts_of(switches)
     trace = Trace()
-    registry = ToolRegistry(check_contract=switches.contract_checked)
-    for tool in [*tools_for(world, switches), *setup.tools(world)]:
+    registry = ToolRegistry(contract=parts.contract)
+    for tool in [*walled_tools(world, parts.wall, parts.shell), *setup.tools(world)]:
         try:
             registry.register(tool)
         except ContractError as error:  # refused at registration: visible, and the run goes on
@@ -127,7 +140,7 @@ def build_harness(
         registry,
         trace,
         world,
-        switches,
+        parts,
         permissions=setup.permissions,
         human=Human(setup.human),
         hooks=setup.hooks,
@@ -243,23 +256,24 @@ def wire(
     script: Sequence[Step] | Responder | None = None,
     client: anthropic.Anthropic | None = None,
     wait: Wait | None = None,
+    parts: Parts | None = None,
 ) -> Wired:
     """The lab's harness for `setup`, on a fresh world, talking to the fake API playing `script`
-    (through the real SDK, in process) or to `client` (a real model, a loopback URL)."""
+    (through the real SDK, in process) or to `client` (a real model, a loopback URL); built
+    from `parts` when given, else from the parts the switches choose."""
     switches = switches or Switches()
     world = World.create(dict(setup.files))
     initial = world.snapshot()
     if client is not None:
-        return Wired(
-            setup, switches, build_harness(setup, switches, world, client, wait), world, initial
-        )
+        harness = build_harness(setup, switches, world, client, wait, parts)
+        return Wired(setup, switches, harness, world, initial)
     from lab.model.client import make_client
     from lab.model.fake_api import FakeMessagesAPI
 
     model = WatchedModel(script if script is not None else [])
     api = FakeMessagesAPI(model)
     tap = Tap(api, clock=lambda: world.clock.now)  # the harness waits on the virtual clock
-    harness = build_harness(setup, switches, world, make_client(tap), wait)  # type: ignore[arg-type]
+    harness = build_harness(setup, switches, world, make_client(tap), wait, parts)  # type: ignore[arg-type]
     return Wired(setup, switches, harness, world, initial, model, api, tap)
 
 
@@ -267,10 +281,13 @@ def run_scenario(
     scenario: Scenario,
     switches: Switches | None = None,
     adjust: Callable[[Harness], object] | None = None,
+    *,
+    parts: Parts | None = None,
 ) -> Run:
-    """One run of the scenario's script through the real SDK against the fake API; `adjust`
+    """One run of the scenario's script through the real SDK against the fake API, with the
+    harness built from `parts` when given (the M3 exercise passes its chain order so); `adjust`
     (when given) changes a part of the harness before it runs (the exercises' checks)."""
-    wired = wire(scenario.setup, switches, script=scenario.script)
+    wired = wire(scenario.setup, switches, script=scenario.script, parts=parts)
     if adjust is not None:
         adjust(wired.harness)
     wired.run(scenario.prompt)

@@ -1,9 +1,11 @@
 """The switchboard: one frozen dataclass, each flag breaks exactly one guarantee.
 
 `Switches()` is the reference harness (every protection on, production semantics).
-Every flag carries its fault, its mechanism (M1-M5), the experiments that flip it, the one
-module that reads it, and the course's value with the reason, so `lab list`, the notebooks
-and the kill matrix can show them. `Switches.course()` is the course as pinned.
+Every flag carries its fault, its mechanism (M1-M5), the experiments that flip it, the module
+whose parts it chooses between (`reader`: lab/harness/switchboard.py is the one code that reads
+a flag, and builds the harness from the parts), and the course's value with the reason, so
+`lab list`, the notebooks and the kill matrix can show them. `Switches.course()` is the course
+as pinned.
 """
 
 from __future__ import annotations
@@ -93,7 +95,7 @@ class Switches:
         course=(False, "the schema<->signature contract is implicit: nothing checks it"),
         mechanism="M2",
         experiments="D8",
-        reader="lab/scenario.py",
+        reader="lab/harness/tools.py",
         fault="Off: the schema<->signature contract is not checked at registration; a tool "
         "whose schema says file_path while its handler takes path fails on first use.",
         grade="一",
@@ -108,7 +110,7 @@ class Switches:
         ),
         mechanism="M2",
         experiments="D8",
-        reader="lab/harness/layers.py",
+        reader="lab/harness/tools.py",
         fault="Off (the course's dispatch): an exception from a handler is not caught; it "
         "propagates out of the loop and the run crashes with the call unanswered.",
         grade="一",
@@ -257,7 +259,7 @@ class Switches:
         ),
         mechanism="M4",
         experiments="D10",
-        reader="lab/scenario.py",
+        reader="lab/harness/walls.py",
         fault="Off (the course's s03 dropped safe_path): file tools reach outside the "
         "workspace, and only a question to the human stands in the way.",
         grade="一",
@@ -285,7 +287,7 @@ class Switches:
         course=(False, "run_bash is subprocess.run(shell=True) in the workdir: no sandbox"),
         mechanism="M4",
         experiments="D28",
-        reader="lab/scenario.py",
+        reader="lab/harness/walls.py",
         fault="Off: the shell runs unsandboxed; a command the text rules fail to recognise "
         "(/bin/rm, bash -c, a variable, find -delete) writes anywhere on the disk.",
         grade="二",
@@ -301,7 +303,7 @@ class Switches:
         ),
         mechanism="M5",
         experiments="D24",
-        reader="lab/harness/checks.py",
+        reader="lab/harness/hooks.py",
         fault="Off: the hooks are a fallback consulted after the permission rules, and an "
         "allow rule settles the call before any hook sees it: a blocking hook loses.",
         grade="二",
@@ -313,7 +315,7 @@ class Switches:
         course=(False, "a course hook can only block: there is no 'allow' to loosen with"),
         mechanism="M5",
         experiments="D15",
-        reader="lab/harness/permissions.py",
+        reader="lab/harness/hooks.py",
         fault="A PreToolUse hook's 'allow' skips the deny and ask rules (the real pre-v2.1.77 "
         "bug): hooks loosen instead of only tightening.",
         grade="二",
@@ -329,7 +331,7 @@ class Switches:
         ),
         mechanism="M5",
         experiments="D25",
-        reader="lab/harness/permissions.py",
+        reader="lab/harness/hooks.py",
         fault="PreToolUse hooks that ran and said nothing count as an allow: the question "
         "the human would have been asked is skipped.",
         grade="二",

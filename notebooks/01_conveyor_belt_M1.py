@@ -31,7 +31,7 @@
 # site still shows an older revision that tests `stop_reason` — the same course, both criteria.
 
 # %%
-from lab.harness.loop import Harness
+from lab.harness.loop import ContentTest, DeclaredStopReason, Harness
 from lab.harness.model_call import ask
 from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, timeline, verdict
 from lab.predict import check
@@ -41,12 +41,12 @@ LANG = "zh"
 # %% [markdown]
 # ## 代码 / The code
 #
-# `Harness.step` 是一轮；续轮判据是 `holds_tool_calls`，高亮的那一行是唯一读取开关 `trust_stop_reason` 的地方。
-# `Harness.step` is one turn; the continue test is `holds_tool_calls`, and the highlighted line is
-# the only place that reads the switch `trust_stop_reason`.
+# `Harness.step` 是一轮；续轮判据 `holds_tool_calls` 是一个部件：`ContentTest`，旁边是开关 `trust_stop_reason` 换上的坏部件 `DeclaredStopReason`。
+# `Harness.step` is one turn; the continue test `holds_tool_calls` is a part, `ContentTest`, and
+# beside it the faulty `DeclaredStopReason` the switch `trust_stop_reason` puts in its place.
 
 # %%
-code(Harness.step, Harness.holds_tool_calls, highlight="trust_stop_reason")
+code(Harness.step, ContentTest, DeclaredStopReason, highlight="holds_tool_calls")
 
 # %% [markdown]
 # 内容事实在流到达时就被记下：`tool_use` 块一开始，`tool_use_seen` 就置真，不管消息最后声明什么。

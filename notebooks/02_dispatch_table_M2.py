@@ -34,7 +34,7 @@
 # may share one is decided by **its input** 【三】.
 
 # %%
-from lab.harness.batching import Trays
+from lab.harness.batching import PerInput, PerTool, Trays
 from lab.harness.tools import ToolRegistry, contract_mismatch, invoke
 from lab.notebook import Pair, code, experiment, outcome, side_by_side, tray_chart, verdict
 from lab.predict import check
@@ -48,14 +48,14 @@ LANG = "zh"
 # Registration checks the third contract; dispatch turns every failure into a result.
 
 # %%
-code(ToolRegistry.register, contract_mismatch, invoke, highlight="check_contract")
+code(ToolRegistry.register, contract_mismatch, invoke, highlight="mismatch")
 
 # %% [markdown]
 # 托盘：`cut` 把连续的安全调用放在一起，不安全的调用单独一盘；`is_safe` 问的是**这次调用的实参**。
 # `cut` gathers consecutive safe calls; `is_safe` asks about *this call's input*.
 
 # %%
-code(Trays.is_safe, Trays.cut, highlight="from_input")
+code(PerInput, PerTool, Trays.cut, highlight="concurrency_safe")
 
 # %% [markdown]
 # ## 号码簿里查不到的名字（D7）/ A name not in the book (D7)

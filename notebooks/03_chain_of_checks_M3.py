@@ -30,7 +30,7 @@
 # implements only the last two stages 【一】; the read tool is exempt from the size cap 【三】.
 
 # %%
-from lab.harness.checks import GATE_FIRST, ORDER, CheckChain, build_chain
+from lab.harness.checks import GATE_FIRST, ORDER, CheckChain, ChecksFirst, GatesFirst
 from lab.harness.results import ResultCaps
 from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, timeline, verdict
 from lab.predict import check
@@ -46,7 +46,7 @@ LANG = "zh"
 ORDER, GATE_FIRST
 
 # %%
-code(build_chain, CheckChain.judge, highlight="validate_before_gate")
+code(ChecksFirst, GatesFirst, CheckChain.judge, highlight="stages =")
 
 # %% [markdown]
 # ## 一次走一轮（D9）/ One turn at a time (D9)
@@ -98,7 +98,7 @@ verdict(outcome("D9"), LANG)
 # A result over the cap spills to a file; the read tool is exempt (it pages instead).
 
 # %%
-code(ResultCaps.result, highlight="read_exempt")
+code(ResultCaps.result, highlight="exempt")
 
 # %% [markdown]
 # **问题 M3.3 / Question M3.3.** 读文件工具不豁免时，读一个大文件会产生几个溢写文件、浪费几轮去追读它们？

@@ -40,7 +40,7 @@ LANG = "zh"
 # ## 代码 / The code
 
 # %%
-code(Gates.__init__, Gates.judge, highlight="gate_order_correct")
+code(Gates.judge, Gates.first_gate, highlight="for gate in self.order.gates")
 
 # %% [markdown]
 # 教学版的门禁（s03）：只对 bash 生效的子串拒绝表，两条询问规则，一个 y/N。

@@ -46,7 +46,7 @@ LANG = "zh"
 # `fire` 调用一个事件的回调；开关决定第一个回答是否短路。`fire` runs one event's callbacks.
 
 # %%
-code(Sockets.fire, highlight="self.course")
+code(Sockets.fire, highlight="self.semantics")
 
 # %% [markdown]
 # 退出插线口和它的防护 / The Stop socket, with its guard:

@@ -31,7 +31,7 @@
 # the denied call.
 
 # %%
-from lab.harness.pairing import Pairing
+from lab.harness.pairing import Pairing, PairsBroken, PairsKept
 from lab.notebook import Pair, code, experiment, html, outcome, side_by_side, verdict
 from lab.observables import pairs_intact
 from lab.predict import check
@@ -45,7 +45,7 @@ LANG = "zh"
 # 被挡下的调用欠的那条结果，以及成对裁剪。The result owed to a stopped call, and trimming in pairs:
 
 # %%
-code(Pairing, highlight="self.protected")
+code(PairsKept, PairsBroken, Pairing, highlight="self.pairs")
 
 # %%
 code(pairs_intact)

@@ -11,6 +11,7 @@ import pytest
 
 from lab.harness.batching import MAX_PARALLEL, Trays
 from lab.harness.checks import Call
+from lab.harness.switchboard import parts_for
 from lab.harness.tools import Tool
 from lab.model import text, tool_use, turn
 from lab.observables import makespan_s, stale_reads
@@ -49,7 +50,9 @@ def read(path: str, id: str) -> dict:
 # -- safety, per call input ------------------------------------------------------------------
 def trays_for(switches: Switches) -> tuple[Trays, dict]:
     world = World.create({"x": "1\n"})
-    return Trays(switches, world, Trace()), {t.name: t for t in course_tools(world)}
+    parts = parts_for(switches)
+    trays = Trays(world, Trace(), trays=parts.trays, concurrency=parts.concurrency)
+    return trays, {t.name: t for t in course_tools(world)}
 
 
 def call(tools: dict, name: str, id: str = "c", **input) -> Call:

@@ -116,7 +116,7 @@ def test_without_the_exemption_read_file_spills_too():
 
 def test_result_caps_directly_keep_is_error_and_spill_only_above_the_cap():
     world, trace = World.create(), Trace()
-    caps = ResultCaps(Switches(), world, trace, cap=10)
+    caps = ResultCaps(world, trace, cap=10)
     assert caps.result(1, "a", "bash", "0123456789", True) == {
         "type": "tool_result",
         "tool_use_id": "a",

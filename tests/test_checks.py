@@ -7,6 +7,7 @@ import pytest
 from lab.harness.checks import ORDER
 from lab.harness.layers import Layers
 from lab.harness.permissions import Permissions
+from lab.harness.switchboard import parts_for
 from lab.harness.tools import ToolRegistry
 from lab.model import text, tool_use, turn
 from lab.scenario import Scenario, run_scenario
@@ -44,7 +45,7 @@ def one_call(call: dict, **scenario) -> Scenario:
 def test_the_chain_runs_in_the_documented_order():
     assert ORDER == STAGES
     world = World.create()
-    layers = Layers(ToolRegistry(course_tools(world)), Trace(), world, Switches())
+    layers = Layers(ToolRegistry(course_tools(world)), Trace(), world, parts_for(Switches()))
     assert layers.chain.order == STAGES
 
 
@@ -59,7 +60,10 @@ def test_a_passing_call_passes_every_stage_in_order():
 def test_validate_before_gate_off_puts_permission_first():
     world = World.create()
     layers = Layers(
-        ToolRegistry(course_tools(world)), Trace(), world, Switches(validate_before_gate=False)
+        ToolRegistry(course_tools(world)),
+        Trace(),
+        world,
+        parts_for(Switches(validate_before_gate=False)),
     )
     assert layers.chain.order.index("permission") < layers.chain.order.index("validation")
 

@@ -23,7 +23,7 @@ from lab.experiment import experiments_dir, load_all
 ROOT = Path(__file__).resolve().parent.parent
 EXPERIMENTS = load_all()
 IDS = [e.id for e in EXPERIMENTS]
-ROW_ID = re.compile(r"^│ (D\d+[a-z]?) +│")
+ROW_ID = re.compile(r"^[│ ] ?(D\d+[a-z]?) ")  # a row of a boxed table or a rule-less one
 
 
 def flat(text: str) -> str:
@@ -246,13 +246,16 @@ def test_compare_course_lists_the_course_gaps_experiments_only(lab):
         (cells[0], cells[1]): cells[-1]
         for line in out.splitlines()
         if ROW_ID.match(line)
-        for cells in [[c.strip() for c in line.strip("│ ").split("│")]]
+        for cells in [re.split(r" {2,}", line.strip())]
     }
     # D26's degradation needs its own Edit(.env) deny rule: the course's rules have none.
     assert verdicts[("D26", "ran_denied_by_rule")] == "own rules only"
     # The workspace wall's course value holds at the pinned commit only.
     assert verdicts[("D10", "outside_reads")] == "yes †"
     assert verdicts[("D8", "run_completed")] == "yes"
+    # D9: with no check of its own before the handler, the course crashes on the first
+    # malformed call instead of asking about both (lab parts --diff course), either rule set.
+    assert verdicts[("D9", "human_prompts_for_invalid_calls")] == "no"
     assert set(verdicts.values()) <= {"yes", "yes †", "own rules only", "no"}
     assert "own rules: the same switches with the experiment's own rules" in flat(out)
     assert "† holds at the pinned commit f9e8b28 only" in flat(out)

@@ -145,6 +145,9 @@ def test_compare_json_matches_the_table(lab):
         "execute_truncated_calls",
         "workspace_wall",
     }
+    # D9: the course crashes on the first malformed call instead of asking about both
+    d9 = rows[("D9", "human_prompts_for_invalid_calls")]
+    assert d9["as_degraded"] is False and d9["as_degraded_own_rules"] is False
 
 
 def words(text: str) -> set[str]:

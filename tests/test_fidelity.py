@@ -11,7 +11,14 @@ from hypothesis import given
 
 from lab.experiment import GRADES, OWN_SOURCE, load_all, run_experiment, select
 from lab.harness.checks import Call
-from lab.harness.permissions import Gates, Human, Permissions, course_permissions
+from lab.harness.permissions import (
+    Gates,
+    Human,
+    PartByPart,
+    Permissions,
+    WholeLine,
+    course_permissions,
+)
 from lab.harness.tools import Tool, ToolError, invoke, invoke_unguarded
 from lab.model import text, tool_use, turn
 from lab.observables import files_lost, human_prompts, human_prompts_for_invalid_calls
@@ -19,7 +26,7 @@ from lab.scenario import Scenario, run_scenario
 from lab.switches import Switches, switch_info, switch_names
 from lab.testing import BY_NAME
 from lab.testing.strategies import focused_cases
-from lab.trace import GateDecision, ToolExecuted, Trace
+from lab.trace import CheckPassed, GateDecision, RunEnded, ToolExecuted, Trace
 from lab.views.report import NO_LINE_START, break_lines, grade_label
 from lab.world import World, is_read_only, split_commands
 
@@ -48,16 +55,10 @@ def test_splitting_is_moot_for_the_course_s_substring_rules(command):
     """Why the course's split_compound_commands is the reference's value: a substring is
     found in the whole line exactly when it is found in some part."""
     decisions = []
-    for split in (True, False):
+    for compound in (PartByPart, WholeLine):
         trace, world = Trace(), World.create()
-        gates = Gates(
-            course_permissions(),
-            Human(["n"]),
-            world,
-            trace,
-            Switches(split_compound_commands=split),
-        )
-        gates.judge(Call("t1", "bash", {"command": command}, None, 1))
+        gates = Gates(course_permissions(), Human(["n"]), world, trace, compound=compound)
+        gates.judge(Call("t1", "bash", {"command": command}, None, 1), {})
         decisions.append([(e.gate, e.decision) for e in trace.of(GateDecision)])
     assert decisions[0] == decisions[1]
     info = switch_info("split_compound_commands")
@@ -98,12 +99,21 @@ def test_the_course_preset_is_marked_as_crashing():
 
 
 # ---- D9: the course implements only the last two stages ------------------------------------
-def test_the_course_asks_about_malformed_calls_as_d9_degrades():
+def test_the_course_has_no_check_of_its_own_before_the_handler():
+    """The seed (§5): the front half of the chain is done by an outside part (被外部件代工).
+    With the course's switches a malformed call passes the gates and reaches
+    handler(**block.input), which raises, and with no try around it the run crashes (as D8)."""
     d9 = EXPERIMENTS["D9"]
-    outcome = run_experiment(d9)
     course = run_scenario(d9.scenario, COURSE)
-    assert human_prompts_for_invalid_calls(course) == human_prompts_for_invalid_calls(outcome.after)
-    assert human_prompts_for_invalid_calls(course) == 2
+    assert course.ended == "crash"
+    assert (
+        "missing 1 required positional argument: 'content'" in course.trace.of(RunEnded)[-1].detail
+    )
+    assert human_prompts_for_invalid_calls(course) == 1  # asked about the malformed call first
+    assert not {e.stage for e in course.trace.of(CheckPassed)} & {"validation", "tool_check"}
+    # D9 alone (validate_before_gate=False) keeps validation, after the gates
+    outcome = run_experiment(d9)
+    assert human_prompts_for_invalid_calls(outcome.after) == 2
     info = switch_info("validate_before_gate")
     assert info["course"] is False and "last two stages" in info["course_why"]
     assert BY_NAME["human_last"].course is False
@@ -210,6 +220,24 @@ def test_the_sandbox_holds_against_each_evasion(command):
     result = world.run_shell(command, sandboxed=True)
     assert "Read-only file system" in result.output and result.status != 0
     assert world.fs.exists("/etc/hosts")
+
+
+def test_a_shared_prefix_is_outside_the_sandbox_as_it_is_outside_the_wall():
+    """`/workspace2` shares a prefix with `/workspace` and lies outside it: the sandbox
+    refuses to write there exactly as the workspace wall refuses to reach it."""
+    world = World.create({"notes.txt": "x\n"})
+    world.fs.write("/workspace2/keep.txt", "keep\n")
+    assert not world.inside_workspace("/workspace2/keep.txt")
+    for command in (
+        "echo y > /workspace2/new.txt",
+        "rm /workspace2/keep.txt",
+        "mkdir /workspace2/d",
+    ):
+        result = world.run_shell(command, sandboxed=True)
+        assert "Read-only file system" in result.output and result.status != 0, command
+    assert world.fs.read("/workspace2/keep.txt") == "keep\n"
+    assert not world.fs.exists("/workspace2/new.txt") and not world.fs.exists("/workspace2/d")
+    assert world.run_shell("echo y > /workspace/inside.txt", sandboxed=True).status == 0
 
 
 def test_the_sandbox_still_lets_the_workspace_change():

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from lab.harness.hooks import STOP_BLOCK_CAP
 from lab.harness.permissions import Permissions
 from lab.harness.tools import Tool
 from lab.model import ModelRequest, text, tool_use, turn
-from lab.scenario import Scenario, run_scenario
+from lab.scenario import Scenario, Setup, run_scenario, wire
 from lab.switches import Switches
 from lab.trace import (
     CheckFailed,
@@ -344,6 +345,25 @@ def test_an_always_blocking_stop_hook_is_capped_at_eight():
     assert run.ended == "done"
     assert run.model.calls == 9
     assert len(run.trace.of(StopContinued)) == 8
+
+
+def test_the_stop_cap_counts_consecutive_blocks_so_a_new_prompt_gets_eight_again():
+    """Production (v2.1.143) ends the turn after 8 *consecutive* Stop blocks: a Stop that
+    passes ends the turn and the count starts over. Counting every block of the run instead
+    would leave the second prompt 8 - 5 = 3 blocks."""
+    actives = []
+
+    def five_then_always(payload):
+        actives.append(payload["stop_hook_active"])
+        return None if len(actives) == 6 else always_block(payload)  # 5 blocks, then a pass
+
+    wired = wire(Setup(max_turns=50, hooks=[("Stop", five_then_always)]), script=chatty)
+    assert wired.run("one") == "done"
+    first = len(wired.harness.trace.of(StopContinued))
+    assert wired.run("two") == "done"
+    second = len(wired.harness.trace.of(StopContinued)) - first
+    assert (first, second) == (5, STOP_BLOCK_CAP)
+    assert actives[5:7] == [True, False]  # the new turn's first Stop: not taken over yet
 
 
 def test_without_the_guard_a_stop_hook_runs_to_the_turn_limit():

@@ -267,9 +267,10 @@ CASES: dict[str, list[tuple[Callable[[], Run], object]]] = {
     "human_prompts_for_invalid_calls": [
         (
             lambda: hand_run(
-                [
+                [  # invalid: the input does not fit the schema, validated or not (the course)
+                    ToolCallSeen(1, "bad", "bash", {}),
+                    ToolCallSeen(1, "good", "bash", {"command": "ls"}),
                     HumanAsked(1, "bad", "q?", "y"),
-                    CheckFailed(1, "bad", "validation", "missing command"),
                     HumanAsked(1, "good", "q?", "y"),
                 ]
             ),
@@ -277,7 +278,11 @@ CASES: dict[str, list[tuple[Callable[[], Run], object]]] = {
         ),
         (
             lambda: hand_run(
-                [HumanAsked(1, "a", "q?", "y"), CheckFailed(1, "a", "permission", "no")]
+                [
+                    ToolCallSeen(1, "a", "bash", {"command": "ls"}),
+                    HumanAsked(1, "a", "q?", "y"),
+                    CheckFailed(1, "a", "permission", "no"),
+                ]
             ),
             0,
         ),

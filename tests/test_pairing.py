@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lab.harness.pairing import Pairing
+from lab.harness.pairing import Pairing, PairsBroken, PairsKept
 from lab.harness.permissions import Permissions
 from lab.harness.tools import Tool
 from lab.model import text, tool_use, turn
@@ -172,7 +172,7 @@ def is_orphan(message: dict) -> bool:
 
 def test_trim_keeps_first_message_a_marker_and_a_tail_that_opens_on_the_tool_use():
     messages = history(3)  # 7 messages
-    trimmed, removed = Pairing(Switches()).trim(messages, 3)
+    trimmed, removed = Pairing(PairsKept).trim(messages, 3)
     assert trimmed[0] is messages[0]
     assert trimmed[1]["role"] == "user" and str(removed) in trimmed[1]["content"]
     assert trimmed[2:] == messages[3:]  # pulled back one: t2's tool_use joins its result
@@ -183,7 +183,7 @@ def test_trim_keeps_first_message_a_marker_and_a_tail_that_opens_on_the_tool_use
 
 def test_trim_with_an_even_window_needs_no_pull():
     messages = history(4)  # 9 messages
-    trimmed, removed = Pairing(Switches()).trim(messages, 4)
+    trimmed, removed = Pairing(PairsKept).trim(messages, 4)
     assert trimmed[2:] == messages[-4:]
     assert removed == 4
     assert_paired(trimmed)
@@ -191,12 +191,12 @@ def test_trim_with_an_even_window_needs_no_pull():
 
 def test_trim_leaves_a_short_history_alone():
     messages = history(2)  # 5 messages
-    assert Pairing(Switches()).trim(messages, 3) == (messages, 0)
+    assert Pairing(PairsKept).trim(messages, 3) == (messages, 0)
 
 
 def test_unprotected_trim_cuts_blindly_and_orphans_a_result():
     messages = history(3)
-    trimmed, removed = Pairing(UNPROTECTED).trim(messages, 3)
+    trimmed, removed = Pairing(PairsBroken).trim(messages, 3)
     assert trimmed[2:] == messages[-3:]
     assert removed == 3
     assert is_orphan(trimmed[2])  # opens on t2's result without t2's tool_use

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from lab.harness.permissions import (
+    PartByPart,
     Permissions,
+    WholeLine,
     command_pattern,
     course_permissions,
-    first_match,
     parse_rule,
 )
 from lab.model import text, tool_use, turn
@@ -106,17 +107,17 @@ def test_first_match_splits_compound_commands(world):
     ls = [parse_rule("Bash(ls *)", world)]
     ls_cat = [parse_rule("Bash(ls *)", world), parse_rule("Bash(cat *)", world)]
     both = {"command": "ls && rm -rf x"}
-    assert first_match(rm, "bash", both, world, split=True, every=False) is rm[0]
-    assert first_match(ls, "bash", both, world, split=True, every=True) is None
-    assert first_match(ls_cat, "bash", {"command": "ls | cat a"}, world, split=True, every=True)
+    assert PartByPart().first_match(rm, "bash", both, world, every=False) is rm[0]
+    assert PartByPart().first_match(ls, "bash", both, world, every=True) is None
+    assert PartByPart().first_match(ls_cat, "bash", {"command": "ls | cat a"}, world, every=True)
     # matched as one string (D11): the deny rule misses and the allow rule passes it
-    assert first_match(rm, "bash", both, world, split=False, every=False) is None
-    assert first_match(ls, "bash", both, world, split=False, every=True) is ls[0]
+    assert WholeLine().first_match(rm, "bash", both, world, every=False) is None
+    assert WholeLine().first_match(ls, "bash", both, world, every=True) is ls[0]
 
 
 def test_first_match_returns_the_first_rule_in_list_order(world):
     rules = [parse_rule("Bash(rm notes.txt)", world), parse_rule("Bash(rm *)", world)]
-    found = first_match(rules, "bash", {"command": "rm notes.txt"}, world, split=True, every=False)
+    found = PartByPart().first_match(rules, "bash", {"command": "rm notes.txt"}, world, every=False)
     assert found is rules[0]
 
 

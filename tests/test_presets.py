@@ -1,7 +1,7 @@
 """The switchboard: the reference preset, the course preset, and each flag's documentation.
 
-Every flag documents its mechanism, the experiments that flip it and the one module that
-reads it; these tests hold the documentation to the source.
+Every flag documents its mechanism, the experiments that flip it and the module of its parts;
+these tests hold the documentation to the source (tests/test_switchboard.py: the one reader).
 """
 
 from __future__ import annotations
@@ -143,23 +143,6 @@ def test_every_experiment_is_listed_on_the_flags_it_flips():
     for experiment in EXPERIMENTS.values():
         for name in experiment.flips:
             assert experiment.id in listed(switch_info(name)["experiments"]), (experiment.id, name)
-
-
-def lab_sources() -> dict[str, str]:
-    return {
-        path.relative_to(ROOT).as_posix(): path.read_text(encoding="utf-8")
-        for path in sorted(LAB.rglob("*.py"))
-    }
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_every_flag_is_read_in_exactly_the_module_it_documents(name):
-    reader = switch_info(name)["reader"]
-    assert (ROOT / reader).is_file(), f"{name}: reader {reader} does not exist"
-    assert f"switches.{name}" in (ROOT / reader).read_text(encoding="utf-8")
-    usage = re.compile(rf"\.{name}\b")
-    readers = {path for path, source in lab_sources().items() if usage.search(source)}
-    assert readers == {reader}, f"{name} is read in {sorted(readers)}, documented: {reader}"
 
 
 def test_the_switch_dataclass_is_frozen_and_every_field_is_a_flag():

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from lab.harness.tools import ContractError, Tool, ToolRegistry, contract_mismatch
+from lab.harness.tools import (
+    ContractError,
+    ContractUnchecked,
+    Tool,
+    ToolRegistry,
+    contract_mismatch,
+)
 
 SCHEMA = {
     "type": "object",
@@ -47,5 +53,7 @@ def test_optional_handler_parameters_need_not_be_in_schema_but_required_ones_mus
 
 
 def test_unchecked_registry_accepts_the_mismatch_silently():
-    registry = ToolRegistry([Tool("read", "", SCHEMA, handler_with_path)], check_contract=False)
+    registry = ToolRegistry(
+        [Tool("read", "", SCHEMA, handler_with_path)], contract=ContractUnchecked
+    )
     assert "read" in registry

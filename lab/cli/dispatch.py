@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from lab import __version__
-from lab.cli import commands, probe, teacher
+from lab.cli import commands, parts, probe, teacher
 from lab.cli.parser import EXIT_BUG, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, parse
 from lab.errors import InputError, StdoutError
 
@@ -35,6 +35,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, Console], int]] = {
     "show": commands.cmd_show,
     "compare": commands.cmd_compare,
     "switches": commands.cmd_switches,
+    "parts": parts.cmd_parts,
     "matrix": commands.cmd_matrix,
     "hunt": commands.cmd_hunt,
     "live": commands.cmd_live,

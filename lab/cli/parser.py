@@ -140,6 +140,14 @@ def build_parser() -> Parser:
     sub.add_parser(
         "switches", parents=[as_json, lang], help="every switch and the fault it injects"
     )
+    parts = sub.add_parser(
+        "parts", parents=[lang, switch], help="the harness's parts and the switch that chose each"
+    )
+    shown = parts.add_mutually_exclusive_group()
+    shown.add_argument("--preset", choices=sorted(PRESETS), help="the parts of a preset")
+    shown.add_argument(
+        "--diff", choices=sorted(PRESETS), metavar="PRESET", help="what a preset swaps (+/−)"
+    )
     matrix = sub.add_parser(
         "matrix", parents=[as_json], help="flip each switch alone, check every invariant"
     )

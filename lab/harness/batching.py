@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from lab.harness.checks import Call
-from lab.switches import Switches
 from lab.trace import BatchRan, Trace
 from lab.world import World
 
@@ -22,21 +21,55 @@ TOOL_LEVEL_SAFE = {"bash", "read_file", "glob"}
 Execute = Callable[[Call], tuple[str, bool]]
 
 
-class Trays:
-    def __init__(self, switches: Switches, world: World, trace: Trace) -> None:
-        self.parallel = switches.parallel_batches
-        self.from_input = switches.concurrency_from_input
-        self.world, self.trace = world, trace
+# -- may a call share a tray? -----------------------------------------------------------------
+class PerInput:
+    """The reference: decided by the call's input (`ls` may share a tray, `rm x` may not)."""
 
-    def is_safe(self, call: Call) -> bool:
-        if not self.parallel or call.tool is None:
+    def safe(self, call: Call) -> bool:
+        if call.tool is None:
             return False
-        if not self.from_input:
-            return call.name in TOOL_LEVEL_SAFE
         try:
             return bool(call.tool.concurrency_safe(**call.input))
         except Exception:  # malformed input: it will fail validation, in a tray of its own
             return False
+
+
+class PerTool(PerInput):
+    """D18, D27: decided by a per-tool table, so `rm` shares a parallel tray with a `cat` of
+    the same file, and writes to different files never share one."""
+
+    def safe(self, call: Call) -> bool:
+        return call.tool is not None and call.name in TOOL_LEVEL_SAFE
+
+
+class ParallelTrays:
+    """The reference: concurrency-safe neighbours share a tray and run in parallel."""
+
+    def safe(self, call: Call, concurrency: PerInput) -> bool:
+        return concurrency.safe(call)
+
+
+class OneByOne(ParallelTrays):
+    """D19, the course: every call is a tray of its own and runs serially."""
+
+    def safe(self, call: Call, concurrency: PerInput) -> bool:
+        return False
+
+
+class Trays:
+    def __init__(
+        self,
+        world: World,
+        trace: Trace,
+        *,
+        trays: type[ParallelTrays] = ParallelTrays,
+        concurrency: type[PerInput] = PerInput,
+    ) -> None:
+        self.trays, self.concurrency = trays(), concurrency()
+        self.world, self.trace = world, trace
+
+    def is_safe(self, call: Call) -> bool:
+        return self.trays.safe(call, self.concurrency)
 
     def cut(self, calls: list[Call]) -> list[list[Call]]:
         """Consecutive trays: safe calls gather (up to the cap), an unsafe call stands alone."""

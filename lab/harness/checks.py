@@ -1,29 +1,27 @@
 """M3 扫码口 (chain of checks): every call passes an ordered list of stages before it runs.
 
 Invariant: cheap, non-negotiable checks come first and the human's time comes last; the
-first stage that fails stops the call, and the later stages never see it.
+first stage that fails stops the call, and the later stages never see it. Each stage
+*returns* what it decided; a later stage reads what the earlier ones said, never the call.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import jsonschema
 
 from lab.harness.tools import Tool
-from lab.switches import Switches
 from lab.trace import CheckFailed, CheckPassed, Trace
 
 # The order of the chain, in one place: shape, then meaning, then hooks, then the human.
 ORDER = ["known_tool", "complete_input", "validation", "tool_check", "hooks", "permission"]
-# D9 and the course (which has only the last two stages): the gates before the cheap checks.
+# D9 (the course has only the last two stages): the gates before the cheap checks.
 GATE_FIRST = ["known_tool", "complete_input", "hooks", "permission", "validation", "tool_check"]
-# What the PreToolUse hooks leave for the permission gates ("deny" never gets that far).
-HookVerdict = Literal["ask", "allow", "silent"]
 CUT_OFF = (
     "the input was cut off by max_tokens before it was complete, so this call was not run; "
     "send it again in full (smaller, if it was long)"
@@ -40,8 +38,21 @@ class Call:
     tool: Tool | None
     turn: int
     cut_off: bool = False  # max_tokens cut its input JSON: only the complete fields arrived
-    hook_decision: HookVerdict | None = None  # None: no PreToolUse hook ran for it
-    rule_decision: Literal["allow"] | None = None  # "allow" once an allow rule has settled it
+
+
+@dataclass(frozen=True)
+class Said:
+    """What one stage decided: `stop` is a reason to stop the call (None: it passes), `word`
+    what it tells the later stages (a hook's "allow", "ask" or "silent"; the rules' "allow")."""
+
+    stop: str | None = None
+    word: str | None = None
+
+
+PASS = Said()
+Earlier = Mapping[str, Said]  # what the stages before said, by stage name
+Stage = Callable[[Call, Earlier], Said]
+Check = Callable[[Call], str | None]  # a plain check: a reason to stop the call, or None
 
 
 @dataclass(frozen=True)
@@ -50,31 +61,45 @@ class Stopped:
     reason: str
 
 
-Stage = Callable[[Call], str | None]  # a reason to stop the call, or None to let it pass
+def plain(check: Check) -> Stage:
+    """A check that listens to no earlier stage, as a stage of the chain."""
+    return lambda call, _earlier: Said(check(call))
 
 
-def known_tool(call: Call) -> str | None:
-    return None if call.tool else f"Unknown tool: {call.name}"
+# -- known_tool: M2's unknown-name fallback ---------------------------------------------------
+class UnknownToolResult:
+    """The reference (s02's "Unknown: <name>"): an unknown name is a result, never a crash."""
+
+    def __call__(self, call: Call) -> str | None:
+        return None if call.tool else f"Unknown tool: {call.name}"
 
 
-def lookup_or_raise(call: Call) -> str | None:
+class UnknownToolCrash(UnknownToolResult):
     """D7: an unknown name crashes the dispatch, like `TOOL_HANDLERS[name]` would."""
-    if call.tool is None:
-        raise KeyError(f"no handler for tool {call.name!r}")
-    return None
+
+    def __call__(self, call: Call) -> str | None:
+        if call.tool is None:
+            raise KeyError(f"no handler for tool {call.name!r}")
+        return None
 
 
-def complete_input(call: Call) -> str | None:
-    """The input arrived whole: a call whose JSON max_tokens cut off is not the call the
-    model meant (a cut keep-list is a shorter list, a cut flag is no flag at all)."""
-    return CUT_OFF if call.cut_off else None
+# -- complete_input: a call max_tokens cut off ------------------------------------------------
+class CompleteInput:
+    """The reference: a call whose JSON max_tokens cut off is not the call the model meant
+    (a cut keep-list is a shorter list, a cut flag is no flag at all): it does not run."""
+
+    def __call__(self, call: Call) -> str | None:
+        return CUT_OFF if call.cut_off else None
 
 
-def run_what_arrived(call: Call) -> str | None:
+class RunWhatArrived(CompleteInput):
     """D21: whatever the SDK made of a cut input is taken for the model's call."""
-    return None
+
+    def __call__(self, call: Call) -> str | None:
+        return None
 
 
+# -- validation and the tool's own check -----------------------------------------------------
 @functools.cache
 def validator(schema_json: str) -> jsonschema.Draft202012Validator:
     """Built once per distinct schema; unknown fields are refused unless the schema says so."""
@@ -100,6 +125,39 @@ def tool_check(call: Call) -> str | None:
     return call.tool.check(**call.input) if call.tool.check else None
 
 
+# -- the chain's order: a part ---------------------------------------------------------------
+class ChainOrder:
+    """A chain order: the stage names, first to last."""
+
+    stages: tuple[str, ...] = tuple(ORDER)
+
+
+class ChecksFirst(ChainOrder):
+    """The reference: shape → the tool's check → hooks → permission (seed §5)."""
+
+    stages = tuple(ORDER)
+
+
+class GatesFirst(ChainOrder):
+    """D9: the gates (hooks, permission) before validation and the tool's own check, so the
+    human is asked about calls that were malformed anyway."""
+
+    stages = tuple(GATE_FIRST)
+
+
+class LastTwoStages(ChainOrder):
+    """The course (s03/s04): of its own only the last two stages, permission then the run;
+    the input's shape is the SDK's and the API's job (被外部件代工) and each handler checks
+    its own input, so a malformed call reaches handler(**block.input)."""
+
+    stages = ("known_tool", "complete_input", "hooks", "permission")
+
+
+def order_part(name: str, stages: list[str]) -> type[ChainOrder]:
+    """A chain order of one's own as a part (the M3 exercise passes the student's ORDER)."""
+    return type(name, (ChainOrder,), {"stages": tuple(stages), "__doc__": "An order of one's own."})
+
+
 class CheckChain:
     """The stages in order; `judge` runs them until one stops the call."""
 
@@ -112,45 +170,19 @@ class CheckChain:
         return [name for name, _ in self.stages]
 
     def judge(self, call: Call) -> Stopped | None:
+        said: dict[str, Said] = {}  # what each stage decided, handed to the later ones
         for name, stage in self.stages:
-            reason = stage(call)
-            if reason is not None:
+            said[name] = stage(call, said)
+            if (reason := said[name].stop) is not None:
                 self.trace.emit(CheckFailed(call.turn, call.id, name, reason))
                 return Stopped(name, reason)
             self.trace.emit(CheckPassed(call.turn, call.id, name))
         return None
 
 
-def hooks_as_fallback(hooks: Stage) -> Stage:
-    """D24's fault: the hooks consulted after the rules, like a fallback callback, and only
-    when no allow rule has settled the call, so an allow rule outranks a blocking hook."""
-
-    def fallback(call: Call) -> str | None:
-        return None if call.rule_decision == "allow" else hooks(call)
-
-    return fallback
-
-
-def rules_before_hooks(order: list[str]) -> list[str]:
-    """The same order with the permission stage moved to just before the hooks (D24)."""
-    rest = [name for name in order if name != "permission"]
-    at = rest.index("hooks")
-    return [*rest[:at], "permission", *rest[at:]]
-
-
 def build_chain(
-    switches: Switches, trace: Trace, hooks: Stage, permission: Stage | None
+    order: tuple[str, ...], stages: dict[str, Stage | None], trace: Trace
 ) -> CheckChain:
-    """The chain in ORDER; `permission` is None when the hooks already own it (the course)."""
-    stages: dict[str, Stage | None] = {
-        "known_tool": known_tool if switches.unknown_tool_result else lookup_or_raise,
-        "complete_input": run_what_arrived if switches.execute_truncated_calls else complete_input,
-        "validation": valid_input,
-        "tool_check": tool_check,
-        "hooks": hooks if switches.hooks_before_rules else hooks_as_fallback(hooks),
-        "permission": permission,
-    }
-    order = ORDER if switches.validate_before_gate else GATE_FIRST
-    if not switches.hooks_before_rules:
-        order = rules_before_hooks(order)
-    return CheckChain([(name, stage) for name in order if (stage := stages[name])], trace)
+    """The chain in `order`; a stage that is None is not in it (the course's permission,
+    which the hooks own)."""
+    return CheckChain([(name, stage) for name in order if (stage := stages.get(name))], trace)

@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from lab.harness.checks import Call
-from lab.switches import Switches
+from lab.harness.checks import PASS, Call, Earlier, Said, Stage
 from lab.trace import HookFailed, HookFired, HookSkipped, StopContinued, Trace
 
 EVENTS = (
@@ -22,7 +21,9 @@ EVENTS = (
     "PostToolBatch",
     "Stop",
 )
-STOP_BLOCK_CAP = 8  # production ends the turn after 8 consecutive Stop blocks
+# Production ends the turn after 8 *consecutive* Stop blocks (v2.1.143): a Stop that passes
+# (the turn ends) starts the count over, so a later prompt gets 8 blocks of its own.
+STOP_BLOCK_CAP = 8
 PRECEDENCE = {"deny": 3, "ask": 2, "allow": 1}
 
 Hook = Callable[[dict[str, Any]], Any]
@@ -67,20 +68,17 @@ class ProductionSemantics:
         texts = [t for r in results if (t := as_text(r, "additionalContext"))]
         return "\n".join(texts) or None
 
-    def block_reason(self, call: Call, results: list[Any], hooks_ran: bool) -> str | None:
+    def verdict(self, results: list[Any], hooks_ran: bool) -> Said:
         decisions = [d for r in results if (d := as_decision(r)) and d[0] in PRECEDENCE]
-        if not decisions:
-            if hooks_ran:
-                call.hook_decision = "silent"  # hooks ran and said nothing: no approval (D25)
-            return None
+        if not decisions:  # hooks that ran and said nothing: "silent", which approves nothing
+            return Said(word="silent") if hooks_ran else PASS
         decision, reason = max(decisions, key=lambda d: PRECEDENCE[d[0]])
         if decision == "deny":
-            return f"blocked by a PreToolUse hook: {reason}"
-        call.hook_decision = "ask" if decision == "ask" else "allow"  # on to the permission gates
-        return None
+            return Said(f"blocked by a PreToolUse hook: {reason}")
+        return Said(word=decision)  # "ask" or "allow": a word for the permission gates
 
 
-class CourseSemantics:
+class CourseSemantics(ProductionSemantics):
     """The course's s04 (D12-D14): callbacks run in order and the first non-None result
     short-circuits the rest; that result is the verdict; what UserPromptSubmit returns is
     discarded; permission is no special stage, just the first PreToolUse callback."""
@@ -103,8 +101,94 @@ class CourseSemantics:
     def prompt_context(self, results: list[Any]) -> str | None:
         return None
 
-    def block_reason(self, call: Call, results: list[Any], hooks_ran: bool) -> str | None:
-        return str(results[0]) if results else None
+    def verdict(self, results: list[Any], hooks_ran: bool) -> Said:
+        return Said(str(results[0])) if results else PASS
+
+
+# -- the Stop socket's guard ------------------------------------------------------------------
+class StopGuard:
+    """The reference: once a Stop hook has taken the turn over the Stop payload says
+    `stop_hook_active`, and after STOP_BLOCK_CAP consecutive blocks the turn ends anyway."""
+
+    def __init__(self) -> None:
+        self.blocks = 0  # consecutive Stop blocks; a Stop that passes starts over
+
+    def active(self) -> bool:
+        return self.blocks > 0
+
+    def capped(self) -> bool:
+        return self.blocks >= STOP_BLOCK_CAP
+
+
+class NoStopGuard(StopGuard):
+    """D16, the course: no stop_hook_active flag and no cap, so a Stop hook that always
+    blocks runs the loop to the turn limit."""
+
+    def active(self) -> bool:
+        return False
+
+    def capped(self) -> bool:
+        return False
+
+
+# -- where the hooks stand in the chain (D24) -------------------------------------------------
+class HooksFirst:
+    """The reference: a blocking hook stops the call before the rules, so it beats an
+    allow rule (official permissions docs)."""
+
+    def place(self, order: tuple[str, ...]) -> tuple[str, ...]:
+        return order
+
+    def stage(self, hooks: Stage) -> Stage:
+        return hooks
+
+
+class HooksAsFallback(HooksFirst):
+    """D24: the hooks consulted after the rules, like a fallback callback, and only when no
+    allow rule has settled the call, so an allow rule outranks a blocking hook."""
+
+    def place(self, order: tuple[str, ...]) -> tuple[str, ...]:
+        rest = [name for name in order if name != "permission"]
+        at = rest.index("hooks") if "hooks" in rest else len(rest)
+        return (*rest[:at], "permission", *rest[at:])
+
+    def stage(self, hooks: Stage) -> Stage:
+        def fallback(call: Call, earlier: Earlier) -> Said:
+            settled = earlier.get("permission", PASS).word == "allow"
+            return PASS if settled else hooks(call, earlier)
+
+        return fallback
+
+
+# -- what a hook's word means to the permission gates (D15, D25) -----------------------------
+class HooksOnlyTighten:
+    """The reference (official docs): a hook's "allow" never skips a deny or ask rule."""
+
+    def skips_rules(self, word: str | None) -> bool:
+        return False
+
+
+class HookAllowSkipsRules(HooksOnlyTighten):
+    """D15, the pre-v2.1.77 bug: a hook's "allow" skips every rule, deny included."""
+
+    def skips_rules(self, word: str | None) -> bool:
+        return word == "allow"
+
+
+class SilenceIsNothing:
+    """The reference: only a hook's "allow" answers the default question; hooks that ran and
+    said nothing approve nothing (official hooks guidance)."""
+
+    def approves(self, word: str | None) -> bool:
+        return word == "allow"
+
+
+class SilenceIsApproval(SilenceIsNothing):
+    """D25: hooks that ran and said nothing count as an allow, and the question the human
+    would have been asked is skipped."""
+
+    def approves(self, word: str | None) -> bool:
+        return word in ("allow", "silent")
 
 
 class Sockets:
@@ -112,14 +196,14 @@ class Sockets:
         self,
         hooks: Iterable[tuple[str, Hook]],
         trace: Trace,
-        switches: Switches,
-        permission: Callable[[Call], str | None] | None = None,
+        *,
+        semantics: type[ProductionSemantics] = ProductionSemantics,
+        stop_guard: type[StopGuard] = StopGuard,
+        permission: Stage | None = None,
     ) -> None:
         self.trace = trace
-        self.course_hook_semantics = switches.course_hook_semantics
-        self.semantics = CourseSemantics() if self.course_hook_semantics else ProductionSemantics()
-        self.guard = switches.stop_hook_guard
-        self.stop_blocks = 0
+        self.semantics = semantics()
+        self.guard = stop_guard()
         self.callbacks: dict[str, list[Hook]] = {event: [] for event in EVENTS}
         self.handles_permission = self.semantics.owns_permission and permission is not None
         if permission is not None and self.handles_permission:
@@ -163,11 +247,11 @@ class Sockets:
         results = self.fire("UserPromptSubmit", {"prompt": prompt}, turn)
         return self.semantics.prompt_context(results)
 
-    def pre_tool_use(self, call: Call) -> str | None:
-        """The hooks stage of the chain: a reason to block the call, or None."""
+    def pre_tool_use(self, call: Call, earlier: Earlier) -> Said:
+        """The hooks stage of the chain: stop the call, or pass it with a word for the gates."""
         payload = {"tool_name": call.name, "tool_input": call.input, "tool_use_id": call.id}
         results = self.fire("PreToolUse", {**payload, "call": call}, call.turn, call.id)
-        return self.semantics.block_reason(call, results, bool(self.callbacks["PreToolUse"]))
+        return self.semantics.verdict(results, bool(self.callbacks["PreToolUse"]))
 
     def post_tool_use(self, call: Call, output: str, is_error: bool) -> None:
         event = "PostToolUseFailure" if is_error else "PostToolUse"
@@ -179,22 +263,24 @@ class Sockets:
 
     def stop(self, turn: int) -> str | None:
         """A reason to continue instead of stopping, or None to stop."""
-        if self.guard and self.stop_blocks >= STOP_BLOCK_CAP:
-            return None  # the cap: a Stop hook that always blocks cannot loop forever
-        payload = {"stop_hook_active": self.guard and self.stop_blocks > 0}
-        results = self.fire("Stop", payload, turn)
+        if self.guard.capped():  # a Stop hook that always blocks cannot loop forever
+            self.guard.blocks = 0  # the turn ends here: the next one counts afresh
+            return None
+        results = self.fire("Stop", {"stop_hook_active": self.guard.active()}, turn)
         reasons = [t for r in results if (t := as_text(r, "reason"))]
         if not reasons:
+            self.guard.blocks = 0  # the blocks were consecutive; this Stop passed
             return None
-        self.stop_blocks += 1
+        self.guard.blocks += 1
         self.trace.emit(StopContinued(turn, "Stop", reasons[0]))
         return reasons[0]
 
 
-def permission_hook(permission: Callable[[Call], str | None]) -> Hook:
-    """The course's permission_hook: the gates, wrapped as a PreToolUse callback."""
+def permission_hook(permission: Stage) -> Hook:
+    """The course's permission_hook: the gates, wrapped as a PreToolUse callback (the first:
+    no hook has spoken before it)."""
 
     def permission_hook(payload: dict[str, Any]) -> str | None:
-        return permission(payload["call"])
+        return permission(payload["call"], {}).stop
 
     return permission_hook

@@ -2,7 +2,8 @@
 
 The loop asks: what is the prompt message, which tools do I offer, what history do I send,
 what are the results of these calls, may I stop? Everything that answers (dispatch table,
-chain of checks, gates, hooks, the pairing obligation) is wired here, each in its own module.
+chain of checks, gates, hooks, the pairing obligation) is wired here from the parts it is
+given (lab/harness/parts.py; the switchboard chooses them), each part in its own module.
 """
 
 from __future__ import annotations
@@ -11,14 +12,14 @@ from collections.abc import Iterable
 from typing import Any
 
 from lab.harness.batching import Trays
-from lab.harness.checks import Call, build_chain
+from lab.harness.checks import Call, build_chain, plain, tool_check, valid_input
 from lab.harness.hooks import Hook, Sockets
 from lab.harness.model_call import ToolCall
 from lab.harness.pairing import Pairing
+from lab.harness.parts import Parts
 from lab.harness.permissions import Gates, Human, Permissions
 from lab.harness.results import ResultCaps
-from lab.harness.tools import ToolRegistry, invoke, invoke_unguarded
-from lab.switches import Switches
+from lab.harness.tools import ToolRegistry
 from lab.trace import HistoryTrimmed, ResultAppended, ToolCallSeen, ToolExecuted, Trace
 from lab.world import World
 
@@ -29,7 +30,7 @@ class Layers:
         registry: ToolRegistry,
         trace: Trace,
         world: World,
-        switches: Switches | None = None,
+        parts: Parts | None = None,
         *,
         permissions: Permissions | None = None,
         human: Human | None = None,
@@ -37,17 +38,41 @@ class Layers:
         keep_last: int | None = None,
     ) -> None:
         self.registry, self.trace, self.world = registry, trace, world
-        self.switches = switches = switches or Switches()
+        self.parts = p = parts or Parts()
         self.keep_last = keep_last
-        self.pairing = Pairing(switches)
-        self.gates = Gates(permissions or Permissions(), human or Human(), world, trace, switches)
-        self.sockets = Sockets(hooks, trace, switches, permission=self.gates.judge)
-        permission = None if self.sockets.handles_permission else self.gates.judge
-        self.trays = Trays(switches, world, trace)
-        self.caps = ResultCaps(switches, world, trace)
-        self.chain = build_chain(switches, trace, self.sockets.pre_tool_use, permission)
-        # Every failure a result, or the course's bare handler(**input) (运行时直接炸, D8).
-        self.invoke = invoke if switches.handler_errors_become_results else invoke_unguarded
+        self.pairing = Pairing(p.pairing)
+        self.gates = Gates(
+            permissions or Permissions(),
+            human or Human(),
+            world,
+            trace,
+            order=p.gate_order,
+            deny_scope=p.deny_scope,
+            compound=p.compound,
+            hook_allow=p.hook_allow,
+            hook_silence=p.hook_silence,
+        )
+        self.sockets = Sockets(
+            hooks,
+            trace,
+            semantics=p.hook_semantics,
+            stop_guard=p.stop_guard,
+            permission=self.gates.judge,
+        )
+        self.trays = Trays(world, trace, trays=p.trays, concurrency=p.concurrency)
+        self.caps = ResultCaps(world, trace, read=p.read_cap)
+        hooks_place = p.hooks_place()
+        stages = {
+            "known_tool": plain(p.known_tool()),
+            "complete_input": plain(p.complete_input()),
+            "validation": plain(valid_input),
+            "tool_check": plain(tool_check),
+            "hooks": hooks_place.stage(self.sockets.pre_tool_use),
+            # The course's hooks own permission: it is their first PreToolUse callback.
+            "permission": None if self.sockets.handles_permission else self.gates.judge,
+        }
+        self.chain = build_chain(hooks_place.place(p.chain_order.stages), stages, trace)
+        self.invoke = p.dispatch.invoke  # every failure a result, or the course's bare call
 
     # -- the calls the loop makes -----------------------------------------------------------
     def tools(self) -> list[dict[str, Any]]:

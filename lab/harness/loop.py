@@ -6,14 +6,31 @@ never the declared stop_reason. The loop names no check, gate or hook: those are
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import anthropic
-
-from lab.harness.layers import Layers
 from lab.harness.model_call import Answer, ModelCall, Unanswered
 from lab.harness.retry import Wait
 from lab.trace import EndReason, RunEnded, RunStarted
+
+if TYPE_CHECKING:
+    import anthropic
+
+    from lab.harness.layers import Layers
+
+
+class ContentTest:
+    """The reference (seed §3): go on while the answer's content holds a tool_use block."""
+
+    def __call__(self, answer: Answer) -> bool:
+        return answer.tool_use_seen
+
+
+class DeclaredStopReason(ContentTest):
+    """D1: trust the declared stop_reason; a tool call that arrives while the declaration
+    says end_turn is dropped."""
+
+    def __call__(self, answer: Answer) -> bool:
+        return answer.message.stop_reason == "tool_use"
 
 
 class Harness:
@@ -30,10 +47,14 @@ class Harness:
         wait: Wait | None = None,  # how retries wait: by default on the world's virtual clock
     ) -> None:
         self.client, self.layers, self.trace = client, layers, layers.trace
-        # One switchboard per run: the loop reads the one its layers were built with.
-        self.trust_stop_reason = layers.switches.trust_stop_reason
+        parts = layers.parts  # the loop's parts come with its layers: one assembly per run
+        self.holds_tool_calls = parts.continue_test()  # the continue test
         self.model_call = ModelCall(
-            client, self.trace, layers.switches, wait or layers.world.clock.advance
+            client,
+            self.trace,
+            wait or layers.world.clock.advance,
+            retry=parts.retry,
+            partial=parts.partial,
         )
         self.model, self.system, self.stream = model, system, stream
         self.max_turns, self.max_tokens = max_turns, max_tokens
@@ -73,12 +94,6 @@ class Harness:
         if self.turn >= self.max_turns:
             return self.end("turn_limit")
         return True
-
-    def holds_tool_calls(self, answer: Answer) -> bool:
-        """The continue test: the content fact, unless the switch trusts the declaration."""
-        if self.trust_stop_reason:
-            return answer.message.stop_reason == "tool_use"
-        return answer.tool_use_seen
 
     def call_model(self) -> Answer | None:
         request = {

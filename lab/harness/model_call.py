@@ -18,9 +18,8 @@ import anthropic
 import httpx2
 from anthropic.types import Message
 
-from lab.harness.partial import partial_policy
-from lab.harness.retry import MAX_RETRIES, Wait, retry_policy, transient
-from lab.switches import Switches
+from lab.harness.partial import DropPartial
+from lab.harness.retry import MAX_RETRIES, Backoff, Wait, transient
 from lab.trace import (
     AnswerUnreadable,
     ApiRejected,
@@ -158,15 +157,20 @@ class Unanswered(Exception):
 
 
 class ModelCall:
-    """The model's answer to one request, with the retry and partial-answer policies the
-    switches choose; every attempt, retry and failure is in the trace."""
+    """The model's answer to one request, with the retry and partial-answer parts it is
+    given; every attempt, retry and failure is in the trace."""
 
     def __init__(
-        self, client: anthropic.Anthropic, trace: Trace, switches: Switches, wait: Wait
+        self,
+        client: anthropic.Anthropic,
+        trace: Trace,
+        wait: Wait,
+        *,
+        retry: type[Backoff] = Backoff,
+        partial: type[DropPartial] = DropPartial,
     ) -> None:
-        self.client, self.trace = client, trace
-        self.retry = retry_policy(switches, wait)
-        self.partial = partial_policy(switches)
+        self.client, self.trace, self.wait = client, trace, wait
+        self.retry, self.partial = retry(), partial()
 
     def answer(self, turn: int, request: dict[str, Any], *, stream: bool) -> Answer:
         """Ask until an answer comes or the retry policy gives up (raises Unanswered).
@@ -198,7 +202,7 @@ class ModelCall:
             if wait is None:
                 raise self.give_up(turn, error)
             self.trace.emit(ModelRetried(turn, retries, describe(error), wait))
-            self.retry.wait(wait)
+            self.wait(wait)
 
     def answered(self, turn: int, answer: Answer) -> Answer:
         message = answer.message

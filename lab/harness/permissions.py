@@ -1,7 +1,8 @@
 """M4 门禁 (permission gates): deny → ask → allow, the first gate that matches decides.
 
 Invariant: the non-negotiable deny comes before the negotiable "yes"; rule specificity
-never reorders the gates, and a hook's "allow" never opens a deny or ask rule.
+never reorders the gates, and a hook's "allow" never opens a deny or ask rule. Like the
+course's check_permission: `Gates.judge` is deny → ask → allow, the first match decides.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from typing import Any, Literal
 import pathspec
 
 from lab import course_rules
-from lab.harness.checks import Call
-from lab.switches import Switches
+from lab.harness.checks import PASS, Call, Earlier, Said
+from lab.harness.hooks import HooksOnlyTighten, SilenceIsNothing
 from lab.trace import Decision, Gate, GateDecision, HumanAsked, Trace
 from lab.world import World, split_commands
 
@@ -129,19 +130,95 @@ def says_yes(answer: str) -> bool:
     return answer.strip().lower() in ("y", "yes")  # the course's y/N: anything else is no
 
 
-# A gate: (decision, reason) when it decides, None to pass the call to the next gate.
-Judge = Callable[[Call], tuple[Decision, str] | None]
+Verdict = Literal["allow", "ask", "deny"]  # what a gate says; "ask": the human decides
+
+
+# -- the parts: compound commands, the deny list's reach, the gates' order --------------------
+class WholeLine:
+    """D11: a compound command is matched as one string, so `ls && rm -rf /` passes a
+    `Bash(ls *)` allow rule and misses a `Bash(rm *)` deny rule."""
+
+    def first_match(
+        self, rules: Sequence[Rule], name: str, input: dict[str, Any], world: World, *, every: bool
+    ) -> Rule | None:
+        return next((r for r in rules if r.matches(name, input, world)), None)
+
+
+class PartByPart(WholeLine):
+    """The reference: a compound bash command is judged part by part; a deny or ask rule
+    matches when any part matches it, allow (`every`) needs each part allowed."""
+
+    def first_match(
+        self, rules: Sequence[Rule], name: str, input: dict[str, Any], world: World, *, every: bool
+    ) -> Rule | None:
+        whole = [r for r in rules if r.matches(name, input, world)]
+        if name != "bash":
+            return whole[0] if whole else None
+        whole = [r for r in whole if r.per_command is None]  # e.g. a bare `Bash` rule
+        if whole:
+            return whole[0]
+        parts = split_commands(command_of(input)) or [""]
+        per_part = [
+            next((r for r in rules if r.per_command and r.per_command(p)), None) for p in parts
+        ]
+        found = [r for r in per_part if r is not None]  # each part's first matching rule
+        if every and len(found) == len(parts):
+            return Rule(" + ".join(dict.fromkeys(r.text for r in found)), lambda *_: True)
+        if not every and found:
+            return found[0]
+        return None
+
+
+class AllTools:
+    """The reference: the deny rules guard every tool they name."""
+
+    def covers(self, name: str) -> bool:
+        return True
+
+
+class BashOnly(AllTools):
+    """D26, the course's s03: `if block.name == "bash":` around gate one; a file tool a deny
+    rule covers falls through to the ask gate and becomes a question."""
+
+    def covers(self, name: str) -> bool:
+        return name == "bash"
+
+
+class DenyFirst:
+    """The reference: deny → ask → allow, the non-negotiable before the negotiable."""
+
+    gates: tuple[Verdict, ...] = ("deny", "ask", "allow")  # each gate says its own name
+
+
+class AskFirst(DenyFirst):
+    """D4: the human is asked before the hard deny rules, so a "yes" runs a denied command."""
+
+    gates: tuple[Verdict, ...] = ("ask", "deny", "allow")
+
+
+Found = tuple[Gate, Verdict, str]  # which gate decided, what it said, and why
 
 
 class Gates:
-    """The permission stage of the chain of checks."""
+    """The permission stage of the chain of checks: deny → ask → allow, the first match
+    decides; no match, the default. A hook's word may only tighten (hooks.py)."""
 
     def __init__(
-        self, permissions: Permissions, human: Human, world: World, trace: Trace, switches: Switches
+        self,
+        permissions: Permissions,
+        human: Human,
+        world: World,
+        trace: Trace,
+        *,
+        order: type[DenyFirst] = DenyFirst,
+        deny_scope: type[AllTools] = AllTools,
+        compound: type[WholeLine] = PartByPart,
+        hook_allow: type[HooksOnlyTighten] = HooksOnlyTighten,
+        hook_silence: type[SilenceIsNothing] = SilenceIsNothing,
     ) -> None:
         self.permissions, self.human, self.world, self.trace = permissions, human, world, trace
-        self.switches = switches
-        self.asked: set[str] = set()  # calls the human has already answered for
+        self.order, self.deny_scope, self.compound = order(), deny_scope(), compound()
+        self.hook_allow, self.hook_silence = hook_allow(), hook_silence()
         self.rules = {
             kind: [
                 r if isinstance(r, Rule) else parse_rule(r, world)
@@ -149,115 +226,53 @@ class Gates:
             ]
             for kind in ("deny", "ask", "allow")
         }
-        # The gates in their order; D4 puts the negotiable ask before the hard deny.
-        correct: list[tuple[Gate, Judge]]
-        wrong: list[tuple[Gate, Judge]]
-        correct = [("deny", self.deny_gate), ("ask", self.ask_gate), ("allow", self.allow_gate)]
-        wrong = [("ask", self.ask_gate), ("deny", self.deny_gate), ("allow", self.allow_gate)]
-        self.order = correct if switches.gate_order_correct else wrong
 
-    def judge(self, call: Call) -> str | None:
-        """Returns the denial reason, or None when the call may run."""
-        if self.switches.hooks_may_loosen and call.hook_decision == "allow":
-            # The pre-v2.1.77 bug: a hook's allow skipped every rule, deny included.
+    def judge(self, call: Call, earlier: Earlier) -> Said:
+        """Stop the call with the denial, or pass it ("allow" when an allow rule settled it)."""
+        hook = earlier.get("hooks", PASS).word
+        if self.hook_allow.skips_rules(hook):  # D15's bug: a hook's allow skips every rule
             self.trace.emit(GateDecision(call.turn, call.id, "hook", "allow", "a hook allowed it"))
-            return None
-        for gate, decide in [*self.order, ("default", self.default_gate)]:
-            verdict = decide(call)
-            if verdict is None:
+            return PASS
+        gate, verdict, reason = self.first_gate(call)
+        asked = verdict == "ask"
+        decision: Decision = "deny" if verdict == "deny" else "allow"
+        if asked and gate == "default" and self.hook_silence.approves(hook):
+            reason, asked = f"{reason}; {HOOK_ALLOWED}", False
+        elif asked:
+            decision, reason = self.ask_human(call, reason)
+        self.trace.emit(GateDecision(call.turn, call.id, gate, decision, reason))
+        if decision == "allow" and hook == "ask" and not asked:
+            # A hook's "ask" only tightens: it turns an allow into a question, never a deny.
+            decision, reason = self.ask_human(call, "a PreToolUse hook asked")
+            self.trace.emit(GateDecision(call.turn, call.id, "hook ask", decision, reason))
+        if decision != "allow":
+            return Said(f"{self.permissions.denial} ({reason})")
+        return Said(word="allow" if gate == "allow" else None)
+
+    def first_gate(self, call: Call) -> Found:
+        """The first gate whose rules match decides; none matches: the default."""
+        for gate in self.order.gates:
+            if gate == "deny" and not self.deny_scope.covers(call.name):
                 continue
-            decision, reason = verdict
-            self.trace.emit(GateDecision(call.turn, call.id, gate, decision, reason))
-            if decision == "allow" and call.hook_decision == "ask" and call.id not in self.asked:
-                # A hook's "ask" only tightens: it turns an allow into a question, never a deny.
-                decision, reason = self.ask_human(call, "a PreToolUse hook asked")
-                self.trace.emit(GateDecision(call.turn, call.id, "hook ask", decision, reason))
-            return None if decision == "allow" else f"{self.permissions.denial} ({reason})"
-        return None
-
-    # -- the gates: each returns (decision, reason) when it decides, None to pass ------------
-    def deny_gate(self, call: Call) -> tuple[Decision, str] | None:
-        if not self.switches.deny_rules_cover_every_tool and call.name != "bash":
-            return None  # D26, the course's s03: `if block.name == "bash":` around gate one
-        rule = self.first_match("deny", call, every=False)
-        return ("deny", f"deny rule {rule.text}") if rule else None
-
-    def ask_gate(self, call: Call) -> tuple[Decision, str] | None:
-        rule = self.first_match("ask", call, every=False)
-        return self.ask_human(call, f"ask rule {rule.text}") if rule else None
-
-    def allow_gate(self, call: Call) -> tuple[Decision, str] | None:
-        rule = self.first_match("allow", call, every=True)
-        if rule is None:
-            return None
-        call.rule_decision = "allow"
-        return ("allow", f"allow rule {rule.text}")
-
-    def default_gate(self, call: Call) -> tuple[Decision, str]:
-        default = self.permissions.default
-        if default == "ask" and self.hook_allowed(call):
-            return ("allow", "no rule matched; a PreToolUse hook allowed it, nobody was asked")
-        if default == "ask":
-            return self.ask_human(call, "no rule matched")
-        return (default, "no rule matched")
-
-    def hook_allowed(self, call: Call) -> bool:
-        """A hook's allow stands in for the default question, never for a deny or ask rule."""
-        if self.switches.silence_is_approval and call.hook_decision == "silent":
-            return True  # D25's fault: hooks that said nothing are read as a yes
-        return call.hook_decision == "allow"
+            rule = self.compound.first_match(
+                self.rules[gate], call.name, call.input, self.world, every=gate == "allow"
+            )
+            if rule is not None:
+                return gate, gate, f"{gate} rule {rule.text}"
+        return "default", self.permissions.default, "no rule matched"
 
     def ask_human(self, call: Call, reason: str) -> tuple[Decision, str]:
         question = (
             f"{call.name} {json.dumps(call.input, ensure_ascii=False)} ({reason}). Allow? [y/N]"
         )
         answer = self.human.answer(question)
-        self.asked.add(call.id)
         self.trace.emit(HumanAsked(call.turn, call.id, question, answer))
-        return (
-            ("allow", f"the human said {answer!r}")
-            if says_yes(answer)
-            else (
-                "deny",
-                f"the human said {answer!r} to {reason}",
-            )
-        )
-
-    # -- matching ----------------------------------------------------------------------------
-    def first_match(self, kind: str, call: Call, *, every: bool) -> Rule | None:
-        split = self.switches.split_compound_commands
-        return first_match(
-            self.rules[kind], call.name, call.input, self.world, split=split, every=every
-        )
+        if says_yes(answer):
+            return "allow", f"the human said {answer!r}"
+        return "deny", f"the human said {answer!r} to {reason}"
 
 
-def first_match(
-    rules: Sequence[Rule],
-    name: str,
-    input: dict[str, Any],
-    world: World,
-    *,
-    split: bool,
-    every: bool,
-) -> Rule | None:
-    """The first rule that matches a call.
-
-    With `split`, compound bash commands are judged part by part: a deny or ask rule matches
-    when any part matches it; allow (`every`) needs each part matched by some allow rule."""
-    whole = [r for r in rules if r.matches(name, input, world)]
-    if name != "bash" or not split:
-        return whole[0] if whole else None
-    whole = [r for r in whole if r.per_command is None]  # e.g. a bare `Bash` rule
-    if whole:
-        return whole[0]
-    parts = split_commands(command_of(input)) or [""]
-    per_part = [next((r for r in rules if r.per_command and r.per_command(p)), None) for p in parts]
-    found = [r for r in per_part if r]
-    if every and len(found) == len(parts):
-        return Rule(" + ".join(dict.fromkeys(r.text for r in found)), lambda *_: True)
-    if not every and found:
-        return found[0]
-    return None
+HOOK_ALLOWED = "a PreToolUse hook allowed it, nobody was asked"
 
 
 def deny_rule_for(
@@ -265,7 +280,7 @@ def deny_rule_for(
 ) -> Rule | None:
     """The deny rule a call falls under, judged the reference way (for observables and tests)."""
     rules = [r if isinstance(r, Rule) else parse_rule(r, world) for r in permissions.deny]
-    return first_match(rules, name, input, world, split=True, every=False)
+    return PartByPart().first_match(rules, name, input, world, every=False)
 
 
 def course_permissions() -> Permissions:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from lab.switches import Switches
 from lab.trace import ResultSpilled, Trace
 from lab.world import World
 
@@ -25,13 +24,31 @@ PREVIEW_CHARS = 1_000
 SPILL_DIR = ".spill"
 
 
+class ReadPages:
+    """The reference: the read tool is exempt from the cap; it shows a page and says so."""
+
+    exempt = frozenset({"read_file"})
+
+
+class ReadSpills(ReadPages):
+    """D17: the read tool's results are spilled like any other, so reading a spill file
+    spills again: a loop that feeds on itself."""
+
+    exempt: frozenset[str] = frozenset()
+
+
 class ResultCaps:
     """Oversized results go to a spill file; the read tool is exempt and pages instead."""
 
     def __init__(
-        self, switches: Switches, world: World, trace: Trace, cap: int = RESULT_CAP
+        self,
+        world: World,
+        trace: Trace,
+        cap: int = RESULT_CAP,
+        *,
+        read: type[ReadPages] = ReadPages,
     ) -> None:
-        self.read_exempt = switches.read_exempt_from_cap
+        self.exempt = read.exempt
         self.world, self.trace, self.cap = world, trace, cap
 
     def result(
@@ -39,7 +56,7 @@ class ResultCaps:
     ) -> dict[str, Any]:
         if len(output) <= self.cap:
             return tool_result(call_id, output, is_error=is_error)
-        if tool == "read_file" and self.read_exempt:
+        if tool in self.exempt:
             notice = f"\n[Partial view: the first {self.cap} of {len(output)} characters.]"
             return tool_result(call_id, output[: self.cap] + notice, is_error=is_error)
         path = f"{self.world.workspace}/{SPILL_DIR}/{call_id}.txt"

@@ -16,8 +16,6 @@ from dataclasses import dataclass
 import anthropic
 import httpx2
 
-from lab.switches import Switches
-
 MAX_RETRIES = 5  # retries of one model call, after its first attempt
 FIRST_WAIT_S = 1.0
 MAX_WAIT_S = 30.0
@@ -61,7 +59,6 @@ def retry_after(error: Exception) -> float | None:
 class Backoff:
     """The reference: wait (exponentially longer, or as told) and ask again, MAX_RETRIES times."""
 
-    wait: Wait
     max_retries: int = MAX_RETRIES
 
     def delay(self, retry: int, error: Exception) -> float | None:
@@ -73,14 +70,8 @@ class Backoff:
 
 
 @dataclass(frozen=True)
-class NoRetry:
+class NoRetry(Backoff):
     """D20: the first fault ends the run, transient or not."""
-
-    wait: Wait
 
     def delay(self, retry: int, error: Exception) -> float | None:
         return None
-
-
-def retry_policy(switches: Switches, wait: Wait) -> Backoff | NoRetry:
-    return Backoff(wait) if switches.retry_transient_errors else NoRetry(wait)

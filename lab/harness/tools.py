@@ -13,7 +13,11 @@ from typing import Any
 from lab.tool import Tool, ToolError
 
 __all__ = [
+    "BareDispatch",
+    "ContractChecked",
     "ContractError",
+    "ContractUnchecked",
+    "GuardedDispatch",
     "Tool",
     "ToolError",
     "ToolRegistry",
@@ -65,17 +69,46 @@ def invoke_unguarded(tool: Tool, input: dict[str, Any]) -> tuple[str, bool]:
         return f"Error: {error}", True
 
 
+class GuardedDispatch:
+    """The reference: every failure of a handler becomes an is_error result."""
+
+    invoke = staticmethod(invoke)
+
+
+class BareDispatch(GuardedDispatch):
+    """D8, the course's s02: `handler(**block.input)` with no try around it; a TypeError
+    propagates out of the loop and the run crashes (运行时直接炸)."""
+
+    invoke = staticmethod(invoke_unguarded)
+
+
+class ContractChecked:
+    """The reference: a tool whose schema and handler disagree is refused at registration."""
+
+    mismatch = staticmethod(contract_mismatch)
+
+
+class ContractUnchecked(ContractChecked):
+    """D8, the course: nothing checks the contract; a mismatch fails on first use."""
+
+    @staticmethod
+    def mismatch(tool: Tool) -> str | None:
+        return None
+
+
 class ToolRegistry:
     """name -> Tool. Registration checks the schema<->signature contract."""
 
-    def __init__(self, tools: Iterable[Tool] = (), *, check_contract: bool = True) -> None:
+    def __init__(
+        self, tools: Iterable[Tool] = (), *, contract: type[ContractChecked] = ContractChecked
+    ) -> None:
         self._tools: dict[str, Tool] = {}
-        self.check_contract = check_contract
+        self.contract = contract
         for tool in tools:
             self.register(tool)
 
     def register(self, tool: Tool) -> Tool:
-        if self.check_contract and (problem := contract_mismatch(tool)):
+        if problem := self.contract.mismatch(tool):
             raise ContractError(problem)
         self._tools[tool.name] = tool
         return tool

@@ -14,7 +14,7 @@ from lab.harness.hooks import EVENTS
 from lab.harness.layers import Layers
 from lab.harness.permissions import Gates, Human, Permissions
 from lab.notebook.views import Picture
-from lab.switches import Switches, switch_info, switch_names
+from lab.switches import switch_info, switch_names
 from lab.trace import (
     ApiRejected,
     CheckFailed,
@@ -263,11 +263,11 @@ def mechanism_map(lang: str = "en") -> Picture:
     In Chinese the modules' docstrings (English) are left out: their paths stay."""
     w = WORDS[lang]
     world = World.create()
-    gates = Gates(Permissions(), Human(), world, Trace(), Switches())
+    gates = Gates(Permissions(), Human(), world, Trace())
     contents = {
         "M2": w["tools"] + ", ".join(t.name for t in course_tools(world)),
         "M3": w["chain"] + " → ".join(said.stage(name, lang) for name in ORDER),
-        "M4": w["gates"] + " → ".join(said.gate(name, lang) for name, _ in gates.order),
+        "M4": w["gates"] + " → ".join(said.gate(name, lang) for name in gates.order.gates),
         "M5": w["events"] + ", ".join(EVENTS),
     }
     switches: dict[str, list[str]] = {m: [] for m in MECHANISMS}

@@ -26,7 +26,6 @@ from lab.harness.tools import Tool, contract_mismatch, invoke
 from lab.model.tool_pairs import CALL_ORDER, blocks_of, leading_result_ids, tool_use_ids, unanswered
 from lab.promises import block_key
 from lab.scenario import Run, record_of, run_scenario, tools_for
-from lab.switches import Switches
 from lab.testing.catalog import always_yes
 from lab.trace import (
     BatchRan,
@@ -487,8 +486,8 @@ def silence_is_not_approval(run: Run) -> str | None:
         if event.call_id in asked or event.call_id not in {e.call_id for e in executed(run)}:
             continue
         alone = Trace()
-        gates = Gates(run.scenario.permissions, Human(always_yes), world, alone, Switches())
-        gates.judge(Call(event.call_id, event.name, event.input, tools.get(event.name), 0))
+        gates = Gates(run.scenario.permissions, Human(always_yes), world, alone)
+        gates.judge(Call(event.call_id, event.name, event.input, tools.get(event.name), 0), {})
         if alone.of(HumanAsked):
             return f"the hooks said nothing about {show_call(event)}, yet nobody was asked"
     return None

@@ -1,0 +1,130 @@
+"""The switchboard is the one reader of `Switches`: proved from the import graph and the AST.
+
+Every switch chooses between a reference part and a faulty part that sit side by side in the
+module its `reader` names; no other code under lab/ reads a switch, and no mechanism module
+imports `Switches` at all.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from lab.harness.parts import Parts, slots
+from lab.harness.switchboard import COURSE_ONLY, TABLE, choices, parts_for
+from lab.switches import Switches, switch_info, switch_names
+
+ROOT = Path(__file__).resolve().parent.parent
+LAB = ROOT / "lab"
+SWITCHBOARD = "lab/harness/switchboard.py"
+NAMES = set(switch_names())
+
+
+def trees() -> dict[str, ast.Module]:
+    return {
+        path.relative_to(ROOT).as_posix(): ast.parse(path.read_text(encoding="utf-8"))
+        for path in sorted(LAB.rglob("*.py"))
+    }
+
+
+def imported_modules(tree: ast.Module) -> set[str]:
+    """Every module an `import` or `from ... import` names, at any depth (lazy ones too)."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return found
+
+
+def switch_reads(tree: ast.Module) -> list[str]:
+    """Each place that reads a switch by name: `x.<switch>`, `getattr(x, "<switch>")`, or a
+    name bound to a switch's value by unpacking (`x = switches.<switch>` is the first kind)."""
+    reads = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in NAMES:
+            reads.append(f"line {node.lineno}: .{node.attr}")
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "hasattr")
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and node.args[1].value in NAMES
+        ):
+            reads.append(f"line {node.lineno}: getattr {node.args[1].value!r}")
+    return reads
+
+
+def test_no_module_but_the_switchboard_reads_a_switch():
+    readers = {
+        path: reads
+        for path, tree in trees().items()
+        if path not in (SWITCHBOARD, "lab/switches.py") and (reads := switch_reads(tree))
+    }
+    assert readers == {}
+
+
+def test_the_switchboard_reads_every_switch():
+    assert sorted(TABLE) == sorted(NAMES)
+
+
+def test_no_harness_module_but_the_switchboard_imports_switches():
+    importers = {
+        path
+        for path, tree in trees().items()
+        if path.startswith("lab/harness/") and "lab.switches" in imported_modules(tree)
+    }
+    assert importers == {SWITCHBOARD}
+
+
+def test_no_mechanism_module_imports_the_switchboard():
+    """The parts flow in: a mechanism module never asks the switchboard which part it got."""
+    importers = {
+        path
+        for path, tree in trees().items()
+        if "lab.harness.switchboard" in imported_modules(tree)
+    }
+    assert importers <= {"lab/scenario.py", "lab/cli/parts.py", "lab/views/parts.py"}
+    assert not any(path.startswith("lab/harness/") for path in importers)
+
+
+def test_the_checker_sees_a_switch_read_under_another_name():
+    """The grep this replaces was fooled by a flag cached under another name."""
+    tree = ast.parse("flag = s.trust_stop_reason\nok = getattr(s, 'pair_protection')\n")
+    assert len(switch_reads(tree)) == 2
+
+
+@pytest.mark.parametrize("name", sorted(NAMES))
+def test_each_switch_s_two_parts_sit_side_by_side_in_the_module_it_documents(name):
+    slot, good, bad = TABLE[name]
+    module = switch_info(name)["reader"].removesuffix(".py").replace("/", ".")
+    assert good.__module__ == bad.__module__ == module, (name, good, bad)
+    assert good is not bad and good.__doc__ and bad.__doc__
+    assert slot in slots()
+    assert getattr(Parts(), slot) is good  # Parts() is the reference harness
+
+
+@pytest.mark.parametrize("name", sorted(NAMES))
+def test_flipping_one_switch_swaps_exactly_its_part(name):
+    slot, good, bad = TABLE[name]
+    flipped = Switches().flipped(**{name: not getattr(Switches(), name)})
+    reference, changed = parts_for(Switches()), parts_for(flipped)
+    assert getattr(changed, slot) is bad
+    assert [s for s in slots() if getattr(changed, s) != getattr(reference, s)] == [slot]
+    assert reference == Parts()
+
+
+def test_the_course_preset_swaps_its_course_only_part_too():
+    course = parts_for(Switches.course())
+    for slot, (part, _why) in COURSE_ONLY.items():
+        assert getattr(course, slot) is part
+    # a single flip to a course value is not the course: D9 keeps its GatesFirst
+    d9 = parts_for(Switches(validate_before_gate=False))
+    assert d9.chain_order is TABLE["validate_before_gate"][2]
+    by_slot = {c.slot: c for c in choices(Switches.course(), course=True)}
+    assert by_slot["chain_order"].course_only and by_slot["chain_order"].faulty
