@@ -180,6 +180,8 @@ COMMANDS = [
     ["check", "m3_chain_order"],
     ["check", "m4_rule_set"],
     ["check", "m5_stop_hook"],
+    ["parts"],
+    ["parts", "--diff", "course"],
 ]
 
 
