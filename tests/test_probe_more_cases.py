@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import types
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -33,12 +34,15 @@ DENY_TOUCH = ("shell", '{"command": "touch denied.canary"}')
 
 
 def faulty(mode: str):
-    return command_target(f"{sys.executable} {AGENTS / 'faulty_loop.py'} --mode {mode}")
+    # Forked from a warm parent, as the lab's own harness is: the same verdicts (test_probe.py's
+    # test_a_warm_start_changes_no_verdict_and_no_evidence), no cold SDK import per trial.
+    program = f"{sys.executable} {AGENTS / 'faulty_loop.py'} --mode {mode}"
+    return replace(command_target(program), warm=True)
 
 
 def approving(mode: str):
     program = f"{sys.executable} {AGENTS / 'approving_loop.py'} --mode {mode}"
-    return command_target(program, READ_NOTES, denied_call=DENY_TOUCH)
+    return replace(command_target(program, READ_NOTES, denied_call=DENY_TOUCH), warm=True)
 
 
 # (case, the harness that misses it, the grade, a line its verdict must hold)
