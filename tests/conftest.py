@@ -31,6 +31,30 @@ settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("lab-ci" if os.environ.get("CI") else "lab")
 )
 
+# The files that take longest (measured on two cores), heaviest first. The workers take files
+# in collection order (`--dist loadfile --no-loadscope-reorder` in pyproject.toml), so these
+# start at once and the many quick files fill the gaps after; otherwise a worker could be left
+# alone with a three-minute file at the end. Only an order: a name missing here runs anyway.
+HEAVY_FIRST = [
+    "test_matrix.py",  # the kill matrix, hypothesis over every switch
+    "test_peers.py",  # the real peer harnesses (with `.[peers]` installed)
+    "test_probe_all.py",  # `lab probe --all` under strace
+    "08_real_harnesses.py",
+    "test_probe_more_cases.py",
+    "test_probe.py",
+    "test_cli_process.py",
+    "test_probe_cli.py",
+    "07_hypothesis_hunt.py",
+    "test_probe_leftovers.py",
+]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The heavy files first (a stable sort: every file keeps its own order)."""
+    rank = {name: place for place, name in enumerate(HEAVY_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
 _GUARD = {"on": False, "seen": []}
 _FORBIDDEN = {
     "subprocess.Popen",
