@@ -17,6 +17,14 @@ _HYPOTHESIS_HOME = tempfile.mkdtemp(prefix="lab-tests-hypothesis-")
 os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = _HYPOTHESIS_HOME
 atexit.register(shutil.rmtree, _HYPOTHESIS_HOME, ignore_errors=True)
 
+# The `python -m lab` processes the tests start compile the lab's modules once into a temp
+# folder and reuse them, as a user's second run does (PYTHONDONTWRITEBYTECODE would make every
+# one of them compile the whole lab again); nothing is written beside the sources.
+_BYTECODE = tempfile.mkdtemp(prefix="lab-tests-bytecode-")
+os.environ["PYTHONPYCACHEPREFIX"] = _BYTECODE
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+atexit.register(shutil.rmtree, _BYTECODE, ignore_errors=True)
+
 from hypothesis import settings  # noqa: E402  (after its storage is chosen)
 
 # CI sets CI=true and hypothesis then loads its own `ci` profile; derive, never re-register it.
