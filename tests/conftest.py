@@ -17,6 +17,14 @@ _HYPOTHESIS_HOME = tempfile.mkdtemp(prefix="lab-tests-hypothesis-")
 os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = _HYPOTHESIS_HOME
 atexit.register(shutil.rmtree, _HYPOTHESIS_HOME, ignore_errors=True)
 
+# The `python -m lab` processes the tests start compile the lab's modules once into a temp
+# folder and reuse them, as a user's second run does (PYTHONDONTWRITEBYTECODE would make every
+# one of them compile the whole lab again); nothing is written beside the sources.
+_BYTECODE = tempfile.mkdtemp(prefix="lab-tests-bytecode-")
+os.environ["PYTHONPYCACHEPREFIX"] = _BYTECODE
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+atexit.register(shutil.rmtree, _BYTECODE, ignore_errors=True)
+
 from hypothesis import settings  # noqa: E402  (after its storage is chosen)
 
 # CI sets CI=true and hypothesis then loads its own `ci` profile; derive, never re-register it.
@@ -30,6 +38,30 @@ settings.register_profile("dev", deadline=None, max_examples=500)
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("lab-ci" if os.environ.get("CI") else "lab")
 )
+
+# The files that take longest (measured on two cores), heaviest first. The workers take files
+# in collection order (`--dist loadfile --no-loadscope-reorder` in pyproject.toml), so these
+# start at once and the many quick files fill the gaps after; otherwise a worker could be left
+# alone with a three-minute file at the end. Only an order: a name missing here runs anyway.
+HEAVY_FIRST = [
+    "test_matrix.py",  # the kill matrix, hypothesis over every switch
+    "test_peers.py",  # the real peer harnesses (with `.[peers]` installed)
+    "test_probe_all.py",  # `lab probe --all` under strace
+    "08_real_harnesses.py",
+    "test_probe_more_cases.py",
+    "test_probe.py",
+    "test_cli_process.py",
+    "test_probe_cli.py",
+    "07_hypothesis_hunt.py",
+    "test_probe_leftovers.py",
+]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The heavy files first (a stable sort: every file keeps its own order)."""
+    rank = {name: place for place, name in enumerate(HEAVY_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
 
 _GUARD = {"on": False, "seen": []}
 _FORBIDDEN = {

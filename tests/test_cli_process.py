@@ -24,12 +24,12 @@ ENV = {key: value for key, value in os.environ.items() if key != "HYPOTHESIS_STO
 }
 
 
-def start(*argv: str, cwd: Path) -> subprocess.Popen:
+def start(*argv: str, cwd: Path, **env: str) -> subprocess.Popen:
     """`python -m lab ARGV` in its own process group, as a terminal would run it."""
     return subprocess.Popen(
         [sys.executable, "-m", "lab", *argv],
         cwd=cwd,
-        env=ENV,
+        env=ENV | env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
@@ -87,10 +87,16 @@ def test_ctrl_c_on_matrix_ends_every_worker(tmp_path):
 
 
 def test_ctrl_c_on_hunt_is_130_without_a_traceback(tmp_path):
-    process = start("hunt", "pair_protection", "--examples", "100000", cwd=tmp_path)
-    time.sleep(4.0)  # imported and searching, also on a loaded machine
+    # Ctrl-C once the hunt is searching: its hypothesis folder has appeared in the temp folder.
+    # (Earlier, while Python is still importing the lab, nothing of the lab's can answer it.)
+    here, temp = tmp_path / "here", tmp_path / "temp"
+    here.mkdir()
+    temp.mkdir()
+    process = start("hunt", "pair_protection", "--examples", "100000", cwd=here, TMPDIR=str(temp))
+    wait_until(lambda: any(p.name.startswith("lab-hypothesis-") for p in temp.iterdir()))
     assert interrupted(process) == (130, b"lab: interrupted\n")
-    assert list(tmp_path.iterdir()) == []
+    assert list(here.iterdir()) == []
+    assert list(temp.iterdir()) == []  # the hypothesis folder is removed on Ctrl-C too
 
 
 def test_a_hunt_writes_only_its_file_and_with_normal_permissions(tmp_path):

@@ -4,6 +4,7 @@ the harness that breaks its guarantee."""
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,12 +21,19 @@ AGENT = AGENTS / "hand_loop.py"
 FINAL = ("final_answer", '{"answer": "done."}')
 
 
+def warm(target):
+    """A program of the lab's own tests (tests/agents/), forked from a warm parent as the lab's
+    harness is: the same verdicts and evidence (test_a_warm_start_changes_no_verdict_and_no_
+    evidence checks it), without a cold interpreter and SDK import per trial."""
+    return replace(target, warm=True)
+
+
 def agent(mode: str):
-    return command_target(f"{sys.executable} {AGENT} --mode {mode}")
+    return warm(command_target(f"{sys.executable} {AGENT} --mode {mode}"))
 
 
 def program(name: str, final=None):
-    return command_target(f"{sys.executable} {AGENTS / name}", final=final)
+    return warm(command_target(f"{sys.executable} {AGENTS / name}", final=final))
 
 
 # (case, the harness that breaks it, the grade it reads, a line its evidence must hold)
@@ -347,10 +355,14 @@ def test_notebook_08s_questions_are_computed_from_a_real_probe():
     assert not check("R.1", 2, "en", result=result).right
 
 
-def test_a_warm_start_changes_no_verdict_and_no_evidence():
+def test_a_warm_start_changes_no_verdict_and_no_evidence(cells):
+    # The lab's harness run as a module, and the test programs run as scripts (as `cells` runs
+    # them): started cold, each reads exactly what its warm start read, exit status included.
     course = lab_target("course")  # warm-startable: python -m lab.probe.own_harness
     pairs = [(course, BY_ID[case]) for case in ("P1", "P4", "P10")]
-    warm = probe_pairs(pairs)
+    pairs += [(agent("trusting"), BY_ID["P3"]), (program("text_history.py", FINAL), BY_ID["P10"])]
+    assert all(target.warm for target, _ in pairs)
+    warm = [cells[(target.name, case.id)] for target, case in pairs]
     cold = probe_pairs(pairs, cold=True)
     assert [(c.verdict, c.trial.exit) for c in warm] == [(c.verdict, c.trial.exit) for c in cold]
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sys
 import types
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -30,15 +32,19 @@ from lab.probe.trial import Exchange, Exit, Setting, Trial
 AGENTS = Path(__file__).parent / "agents"
 READ_NOTES = ("read_file", '{"path": "notes.txt"}')
 DENY_TOUCH = ("shell", '{"command": "touch denied.canary"}')
+FOREVER_LIMIT = 20.0  # seconds: the time limit of the harness that retries forever
 
 
 def faulty(mode: str):
-    return command_target(f"{sys.executable} {AGENTS / 'faulty_loop.py'} --mode {mode}")
+    # Forked from a warm parent, as the lab's own harness is: the same verdicts (test_probe.py's
+    # test_a_warm_start_changes_no_verdict_and_no_evidence), no cold SDK import per trial.
+    program = f"{sys.executable} {AGENTS / 'faulty_loop.py'} --mode {mode}"
+    return replace(command_target(program), warm=True)
 
 
 def approving(mode: str):
     program = f"{sys.executable} {AGENTS / 'approving_loop.py'} --mode {mode}"
-    return command_target(program, READ_NOTES, denied_call=DENY_TOUCH)
+    return replace(command_target(program, READ_NOTES, denied_call=DENY_TOUCH), warm=True)
 
 
 # (case, the harness that misses it, the grade, a line its verdict must hold)
@@ -76,13 +82,26 @@ KEEPERS = [
 
 
 @pytest.fixture(scope="module")
-def cells():
+def probed():
+    """Every pair below in one probe run; beside it, the program that retries forever, which
+    waits out its own time limit (its wait overlaps the run instead of following it)."""
     reference = lab_target("reference")
     pairs = [(reference, case) for case in MORE_CASES]
     pairs += [(target, MORE_BY_ID[case]) for case, target, _, _ in BREAKERS]
     pairs += [(target, MORE_BY_ID[case]) for case, target, _ in KEEPERS]
     pairs += [(faulty("careful"), MORE_BY_ID["P23"])]
-    return {(c.target, c.case): c for c in probe_pairs(pairs)}
+    with ThreadPoolExecutor(max_workers=1) as beside:
+        forever = beside.submit(
+            probe_pairs, [(faulty("forever"), MORE_BY_ID["P15"])], timeout=FOREVER_LIMIT
+        )
+        cells = {(c.target, c.case): c for c in probe_pairs(pairs)}
+        (cell,) = forever.result()
+    return cells, cell
+
+
+@pytest.fixture(scope="module")
+def cells(probed):
+    return probed[0]
 
 
 def said(verdict) -> str:
@@ -113,8 +132,9 @@ def test_a_harness_that_keeps_a_case_its_own_way_is_kept(cells, case, target, li
     assert line in said(verdict), verdict
 
 
-def test_a_harness_that_retries_a_529_forever_fails_at_the_time_limit():
-    (cell,) = probe_pairs([(faulty("forever"), MORE_BY_ID["P15"])], timeout=20)
+def test_a_harness_that_retries_a_529_forever_fails_at_the_time_limit(probed):
+    _, cell = probed  # probed alone with a 20 s limit
+    assert cell.trial.exit.timeout == FOREVER_LIMIT
     assert cell.verdict.kind == FAIL, cell.verdict
     assert cell.verdict.because.startswith("still asking at the time limit")
 
