@@ -2,6 +2,6 @@
 
 import sys
 
-from lab.cli import main
+from lab.start import main
 
 sys.exit(main())

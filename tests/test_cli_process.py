@@ -125,3 +125,33 @@ def test_quick_commands_never_import_the_sdk(argv):
         [sys.executable, "-c", check, *argv], env=ENV, capture_output=True, timeout=60
     )
     assert done.returncode == 0, done.stderr.decode()[-500:]
+
+
+LOADING = """
+import importlib.abc, os, signal, sys
+
+class CtrlCWhileLoading(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == "lab.cli":  # the user presses Ctrl-C while the command is still loading
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, CtrlCWhileLoading())
+from lab.start import main
+sys.exit(main())
+"""
+
+
+def test_ctrl_c_while_the_command_is_still_loading_is_130_without_a_traceback(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", LOADING, "list"], cwd=tmp_path, capture_output=True, timeout=60
+    )
+    assert (done.returncode, done.stderr) == (130, b"lab: interrupted\n")
+    assert done.stdout == b""
+
+
+def test_the_lab_script_and_python_m_lab_start_with_the_early_handler():
+    text = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text()
+    assert 'lab = "lab.start:main"' in text
+    main = (Path(__file__).resolve().parent.parent / "lab" / "__main__.py").read_text()
+    assert "from lab.start import main" in main
