@@ -102,7 +102,7 @@ def add_parsers(sub: Any) -> None:
         help="N generated scripts; print the smallest breaker",
     )
     probe.add_argument(
-        "--jobs", type=at_least_one, metavar="N", help="trials at once (default: twice the cores)"
+        "--jobs", type=at_least_one, metavar="N", help="trials at once (default: four per core)"
     )
     probe.add_argument(
         "--timeout",

@@ -46,6 +46,7 @@ def python_peer(
     about: str,
     env: Mapping[str, str] | None = None,
     denied_call: Call | None = None,
+    final_call: Call | None = None,
 ) -> Target:
     """A peer program in this package, run by the lab's own interpreter. With `denied_call`
     its framework's approvals keep the probe's permission contract (approvals.py)."""
@@ -65,6 +66,7 @@ def python_peer(
         missing=missing,
         about=about,
         denied_call=denied_call,
+        final_call=final_call,
     )
 
 
@@ -133,6 +135,8 @@ PEERS: dict[str, Target] = {
             ("smolagents", "litellm"),
             "a smolagents ToolCallingAgent on an Anthropic model through LiteLLM, run",
             env={"LITELLM_OFFLINE_MODE": "true"},
+            # Its run ends through its own tool: a text answer is an error it asks again about.
+            final_call=("final_answer", '{"answer": "done."}'),
         ),
         python_peer(
             "agno",
