@@ -35,8 +35,9 @@ def agent(prompt: str) -> str:
         middleware=[HumanInTheLoopMiddleware(interrupt_on=review)],
         checkpointer=InMemorySaver(),  # an interrupted run resumes from its checkpoint
     )
-    # The agent is a LangGraph graph: each turn is a model step and a tools step.
-    config = {"configurable": {"thread_id": "probe"}, "recursion_limit": 2 * MAX_TURNS + 1}
+    # The agent is a LangGraph graph: each turn is a model step, the middleware's review step
+    # and a tools step.
+    config = {"configurable": {"thread_id": "probe"}, "recursion_limit": 3 * MAX_TURNS + 1}
     asked: dict | Command = {"messages": [{"role": "user", "content": prompt}]}
     while True:
         result = graph.invoke(asked, config=config, version="v2")
