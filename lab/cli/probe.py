@@ -109,7 +109,7 @@ def add_parsers(sub: Any) -> None:
         type=at_least_one,
         default=60,
         metavar="S",
-        help="seconds per trial (default 60; twice that for the long runs P12, P22)",
+        help="seconds per trial (default 60; P12 twice, P22 three times that)",
     )
     probe.add_argument(
         "--cold", action="store_true", help="start every program afresh (no warm Python starts)"

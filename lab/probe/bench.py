@@ -43,12 +43,14 @@ ERROR_LINE = re.compile(
 BANNER = re.compile(r"^\s*(?:Node\.js v\d|at |\^+$)")
 MODES = {"json": False, "stream": True}
 TRIALS_PER_CORE = 3
-# Seconds a trial of these cases waits on the real clock, roughly (measured on the built-in
-# targets): retries with backoff (P15, P7, P16), retry-after (P6, P14). Started first.
-SLOW = {"P15": 30, "P14": 12, "P6": 12, "P7": 3, "P16": 3}
-# The long runs' time limit, in time limits: their many turns cost CPU (a framework that
-# re-reads a large history each turn), which a loaded machine stretches.
-LONG_RUNS = {"P12": 2.0, "P22": 2.0}
+# Seconds a trial of these cases takes, roughly (measured on the built-in targets): retries
+# with backoff (P15, P7, P16), retry-after (P6, P14), a long run with large answers (P22: a
+# framework that handles each streamed chunk in Python spends ~30 CPU seconds on it). Started
+# first, so none is left running alone at the end.
+SLOW = {"P15": 30, "P22": 20, "P14": 12, "P6": 12, "P7": 3, "P16": 3}
+# The long runs' time limit, in time limits: their many turns cost CPU, which a machine shared
+# with other work stretches (a CPU-bound run is not a run that never ends).
+LONG_RUNS = {"P12": 2.0, "P22": 3.0}
 
 
 @dataclass(frozen=True)
@@ -316,8 +318,7 @@ def probe_pairs(
     By default three trials per core: a trial mostly waits (on its socket, a retry-after, a
     harness's own backoff, the time limit of one that never ends), so the cores stay busy only
     with several at once; the probe judges waits from below (at least retry-after), so a loaded
-    machine makes no wait pass. The trials that wait longest start first (`SLOW`), so no long
-    one is left running alone at the end."""
+    machine makes no wait pass. The longest trials start first (`SLOW`)."""
     workers = max(1, jobs or TRIALS_PER_CORE * (os.cpu_count() or 1))
     runs = [(t, c, s) for t, c in pairs for s in case_modes(c)]
     order = sorted(range(len(runs)), key=lambda k: -SLOW.get(runs[k][1].id, 0))
