@@ -27,6 +27,7 @@ import pytest
 from lab.model import FakeMessagesAPI, ScriptedModel, tool_use, turn
 from lab.model.server import FakeServer
 from lab.probe.peers import PEERS
+from lab.probe.peers.approvals import DENIED_CALL, decide
 from lab.probe.peers.install import (
     COMMANDS,
     NPM_PEERS,
@@ -38,6 +39,7 @@ from lab.probe.peers.install import (
     peers_home,
 )
 from lab.probe.peers.program import read_file, run
+from lab.probe.target import CONTRACT_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
 CANARY = "canary-5d41402a"
@@ -212,8 +214,28 @@ def test_every_peer_is_in_the_table_with_its_packages() -> None:
     for target in PEERS.values():
         assert target.distributions and target.about
     assert PEERS["claude-code"].distributions == ("npm:@anthropic-ai/claude-code",)
-    assert PEERS["claude-code"].denied_call is not None
-    assert all(t.denied_call is None for n, t in PEERS.items() if n != "claude-code")
+    approving = {"claude-code", "pydantic-ai", "langchain-agent", "openai-agents"}
+    assert {n for n, t in PEERS.items() if t.denied_call is not None} == approving
+    for name in approving - {"claude-code"}:  # the framework's approvals keep the contract
+        assert PEERS[name].denied_call == DENIED_CALL
+        assert dict(PEERS[name].env).items() >= CONTRACT_ENV.items()
+    assert PEERS["smolagents"].final_call == ("final_answer", '{"answer": "done."}')
+
+
+def test_the_peers_deny_rule_comes_before_their_human(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("LAB_PROBE_HUMAN_LOG", "asked.log")
+    monkeypatch.setenv("LAB_PROBE_APPROVE", "all")
+    assert decide("touch", {"path": "denied.canary"}) == "denied by the rule touch(denied.*)"
+    assert not (tmp_path / "asked.log").exists()  # the human never heard of the denied call
+    assert decide("touch", {"path": "other.txt"}) is None  # the human said yes
+    assert decide("touch", {"path": 12345}) is None  # a malformed call, if the framework asks
+    assert (tmp_path / "asked.log").read_text().splitlines() == [
+        'allow touch {"path": "other.txt"}?',
+        'allow touch {"path": 12345}?',
+    ]
+    monkeypatch.setenv("LAB_PROBE_APPROVE", "none")
+    assert decide("touch", {"path": "other.txt"}) == "the human said no"
 
 
 def test_a_missing_peer_names_the_command_that_installs_it(monkeypatch, tmp_path: Path) -> None:

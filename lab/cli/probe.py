@@ -102,14 +102,14 @@ def add_parsers(sub: Any) -> None:
         help="N generated scripts; print the smallest breaker",
     )
     probe.add_argument(
-        "--jobs", type=at_least_one, metavar="N", help="trials at once (default: twice the cores)"
+        "--jobs", type=at_least_one, metavar="N", help="trials at once (default: three per core)"
     )
     probe.add_argument(
         "--timeout",
         type=at_least_one,
         default=60,
         metavar="S",
-        help="seconds per trial (default 60)",
+        help="seconds per trial (default 60; P12 twice, P22 three times that)",
     )
     probe.add_argument(
         "--cold", action="store_true", help="start every program afresh (no warm Python starts)"

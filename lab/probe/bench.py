@@ -42,6 +42,15 @@ ERROR_LINE = re.compile(
 # Lines a runtime prints after the error that say nothing about it.
 BANNER = re.compile(r"^\s*(?:Node\.js v\d|at |\^+$)")
 MODES = {"json": False, "stream": True}
+TRIALS_PER_CORE = 3
+# Seconds a trial of these cases takes, roughly (measured on the built-in targets): retries
+# with backoff (P15, P7, P16), retry-after (P6, P14), a long run with large answers (P22: a
+# framework that handles each streamed chunk in Python spends ~30 CPU seconds on it). Started
+# first, so none is left running alone at the end.
+SLOW = {"P15": 30, "P22": 20, "P14": 12, "P6": 12, "P7": 3, "P16": 3}
+# The long runs' time limit, in time limits: their many turns cost CPU, which a machine shared
+# with other work stretches (a CPU-bound run is not a run that never ends).
+LONG_RUNS = {"P12": 2.0, "P22": 3.0}
 
 
 @dataclass(frozen=True)
@@ -308,19 +317,24 @@ def probe_pairs(
 ) -> list[Cell]:
     """Each (target, case) pair once, in parallel; cells in the pairs' order.
 
-    By default two trials per core: a trial mostly waits (on its socket, a retry-after, the
-    server's shutdown), so the cores stay busy with twice as many."""
-    workers = max(1, jobs or 2 * (os.cpu_count() or 1))
+    By default three trials per core: a trial mostly waits (on its socket, a retry-after, a
+    harness's own backoff, the time limit of one that never ends), so the cores stay busy only
+    with several at once; the probe judges waits from below (at least retry-after), so a loaded
+    machine makes no wait pass. The longest trials start first (`SLOW`)."""
+    workers = max(1, jobs or TRIALS_PER_CORE * (os.cpu_count() or 1))
     runs = [(t, c, s) for t, c in pairs for s in case_modes(c)]
+    order = sorted(range(len(runs)), key=lambda k: -SLOW.get(runs[k][1].id, 0))
 
     with warm_starts([t for t, _ in pairs if t.warm], cold) as warm:
 
         def one(run: tuple[Target, Case, bool | None]) -> Cell:
             target, case, stream = run
-            return run_trial(target, case, timeout=timeout, warm=warm, stream=stream)
+            limit = timeout * LONG_RUNS.get(case.id, 1.0)
+            return run_trial(target, case, timeout=limit, warm=warm, stream=stream)
 
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            done = list(pool.map(one, runs))
+            started = {k: pool.submit(one, runs[k]) for k in order}
+            done = [started[k].result() for k in range(len(runs))]
     cells = []
     for target, case in pairs:
         mine = [c for (t, k, _), c in zip(runs, done, strict=True) if (t, k) == (target, case)]

@@ -7,10 +7,12 @@ or inside a text ("Calling tools: [{'id': 'toolu_p1_01', ...}]") for a harness t
 history as text. The *first* request at a stage gets the stage's fault, when it has one and the
 request can receive it (a stage that needs a streamed answer plays it on a streamed request
 only); every later request at that stage (an HTTP retry, or a harness asking again) gets the
-healthy answer, so a harness that retries can pass. A side call (a title, a summary) gets a
-short text answer and moves nothing: a request that offers none of the tools the case's script
-calls, whatever text it quotes, or one that carries nothing of the conversation (neither the
-probe's marker nor a scripted answer).
+healthy answer, so a harness that retries can pass. A history written as text may hold nothing
+of an answer whose call failed (smolagents writes back only "Error: ..."): a request of such a
+history whose user text grew since the one that got the stage's answer stands past it. A side
+call (a title, a summary) gets a short text answer and moves nothing: a request that offers none
+of the tools the case's script calls, whatever text it quotes, or one that carries nothing of the
+conversation (neither the probe's marker nor a scripted answer).
 """
 
 from __future__ import annotations
@@ -159,6 +161,25 @@ def strings(value: object) -> Iterator[str]:
             yield from strings(item)
 
 
+def user_text(messages: object) -> str:
+    """Every string of the user messages, one per line."""
+    listed = messages if isinstance(messages, list) else []
+    said = [m.get("content") for m in listed if isinstance(m, dict) and m.get("role") == "user"]
+    return "\n".join(strings(said))
+
+
+def blocks_in(messages: object) -> bool:
+    """Does the history hold a tool_use or tool_result block (not a history written as text)?"""
+    listed = messages if isinstance(messages, list) else []
+    contents = [m.get("content") for m in listed if isinstance(m, dict)]
+    return any(
+        isinstance(b, dict) and b.get("type") in ("tool_use", "tool_result")
+        for content in contents
+        if isinstance(content, list)
+        for b in content
+    )
+
+
 def offered_names(tools: object) -> set[str]:
     """The tool names a request offers."""
     listed = tools if isinstance(tools, list) else []
@@ -187,6 +208,7 @@ class Conversation:
         self._attempts: dict[int, int] = {}
         self._previous: str | None = None
         self._signs: dict[str | None, int] = {}  # a tool_use id or a text -> its stage
+        self._answered: dict[int, int] = {}  # stage -> user text length of the request answered
         for k, stage in enumerate(self.stages):
             for step in (stage.answer, stage.fault):
                 played = turn_of(step)
@@ -216,6 +238,9 @@ class Conversation:
                 stage = None
             if stage is None:
                 return self._record(request, None, "side call", turn(SIDE_ANSWER), same)
+            told = len(user_text(request.messages))
+            if self._answered_as_text(stage, request.messages, told):
+                stage += 1
             attempt = self._attempts.get(stage, 0) + 1
             self._attempts[stage] = attempt
             if stage >= len(self.stages):
@@ -223,7 +248,17 @@ class Conversation:
             current = self.stages[stage]
             if current.fault is not None and attempt == 1 and can_receive(current, request):
                 return self._record(request, stage, "fault", current.fault, same, attempt)
+            self._answered.setdefault(stage, told)
             return self._record(request, stage, "answer", current.answer, same, attempt)
+
+    def _answered_as_text(self, stage: int, messages: list, told: int) -> bool:
+        """Did a history written as text answer stage `stage`'s calls without naming them? Its
+        answer (not a fault) was given, it called a tool, and the user text grew since."""
+        if stage not in self._answered or stage >= len(self.stages) or blocks_in(messages):
+            return False
+        calls = turn_of(self.stages[stage].answer)
+        has_call = calls is not None and any(b.get("type") == "tool_use" for b in calls.blocks)
+        return has_call and told > self._answered[stage]
 
     def _record(
         self,

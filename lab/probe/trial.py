@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from lab.probe.conversation import Played, Stage, strings, turn_of
+from lab.probe.conversation import Played, Stage, blocks_in, strings, turn_of, user_text
 
 
 @dataclass(frozen=True)
@@ -186,15 +186,23 @@ class Trial:
 
     def answer_of(self, tool_id: str) -> tuple[Exchange, str] | None:
         """How the call was answered: "is_error" or "result" (a tool_result block without the
-        flag), or "text" (a later request names the call only in text); None: never."""
+        flag), or "text": a later request names the call's id in text, or — in a history written
+        as text, which may name no id ("Error: Unknown tool ...") — its user text grew since the
+        request that got the call. None: never."""
         found = self.first_result(tool_id)
         if found is not None:
             return found[0], "is_error" if found[1].get("is_error") else "result"
         given = self.introduced(tool_id)
+        if given is None:
+            return None
+        told = len(user_text(given.messages))
         for exchange in self.conversation():
-            if given is not None and exchange.number > given.number:
-                if tool_id in exchange.text():
-                    return exchange, "text"
+            if exchange.number <= given.number:
+                continue
+            if tool_id in exchange.text():
+                return exchange, "text"
+            if not blocks_in(exchange.messages) and len(user_text(exchange.messages)) > told:
+                return exchange, "text"
         return None
 
     def played(self, stage: int) -> list[Played]:

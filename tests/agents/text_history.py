@@ -1,15 +1,19 @@
 """An agent that keeps its history as text, the way some frameworks do, for the probe's tests.
 
-    python text_history.py PROMPT      (ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY set)
+    python text_history.py [--errors-without-ids] PROMPT  (ANTHROPIC_BASE_URL, _API_KEY set)
 
 It forces a tool call (`tool_choice: any`), declares a `final_answer` tool that ends the run, and
 writes the model's calls back as assistant *text* ("Calling tools: [...]") and their results as
 user text ("Observation: ..."): no tool_use or tool_result block is ever sent back. It runs every
 call it is given, a cut one too. An answer with no call is told to call a tool (three times at
 most, then exit 1): probed, it needs `--final-call 'final_answer={"answer": "done."}'`.
+
+`--errors-without-ids` writes a failed step back the way smolagents does: no "Calling tools"
+line, the model's text (if any) and then only the error as user text, which names no call id
+("Error: Argument path has type 'integer' ..."); with no model text in between, the error joins
+the previous user message (as LiteLLM merges two user messages).
 """
 
-import json
 import sys
 from pathlib import Path
 
@@ -29,12 +33,17 @@ TOOLS = [
 ]
 
 
-def observe(call) -> str:
+def error_of(call) -> str | None:
     if call.name != "read_file":
-        return f"Error: no tool named {call.name}"
+        return f"Error: Unknown tool {call.name}, should be one of: read_file, final_answer."
     if not isinstance(call.input.get("path"), str):
-        return f"Error: read_file needs a path string, got {json.dumps(call.input)}"
-    return Path(call.input["path"]).read_text()
+        kind = type(call.input.get("path")).__name__
+        return f"Error: Argument path has type '{kind}' but should be 'string'"
+    return None
+
+
+def observe(call) -> str:
+    return error_of(call) or Path(call.input["path"]).read_text()
 
 
 def run(prompt: str) -> None:
@@ -61,12 +70,23 @@ def run(prompt: str) -> None:
             if call.name == "final_answer":
                 print(call.input.get("answer", ""))
                 return
+        failed = [error for c in calls if (error := error_of(c))]
+        if WITHOUT_IDS and failed:  # the step failed: only its text and error are written back
+            said = "".join(b.text for b in reply.content if b.type == "text")
+            if said:
+                messages.append({"role": "assistant", "content": said})
+                messages.append({"role": "user", "content": "\n".join(failed)})
+            else:
+                messages[-1]["content"] += "\n" + "\n".join(failed)
+            continue
         said = [{"id": c.id, "name": c.name, "arguments": c.input} for c in calls]
         messages.append({"role": "assistant", "content": f"Calling tools: {said}"})
         observed = "\n".join(f"Observation: {observe(c)}" for c in calls)
         messages.append({"role": "user", "content": observed})
     sys.exit("too many steps")
 
+
+WITHOUT_IDS = "--errors-without-ids" in sys.argv[1:-1]
 
 if __name__ == "__main__":
     run(sys.argv[-1])

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from importlib import metadata
 from pathlib import Path
 
+from lab.probe.peers.approvals import DENIED_CALL
 from lab.probe.peers.claude_code import CLAUDE_CODE
 from lab.probe.peers.install import (
     NPM_PEERS,
@@ -23,7 +24,7 @@ from lab.probe.peers.install import (
     npm_missing,
     peer_modules,
 )
-from lab.probe.target import Target
+from lab.probe.target import CONTRACT_ENV, Call, Target
 
 
 def pip_line(distributions: list[str]) -> str:
@@ -44,8 +45,11 @@ def python_peer(
     distributions: tuple[str, ...],
     about: str,
     env: Mapping[str, str] | None = None,
+    denied_call: Call | None = None,
+    final_call: Call | None = None,
 ) -> Target:
-    """A peer program in this package, run by the lab's own interpreter."""
+    """A peer program in this package, run by the lab's own interpreter. With `denied_call`
+    its framework's approvals keep the probe's permission contract (approvals.py)."""
 
     def argv(prompt: str, folder: Path) -> list[str]:
         return [sys.executable, "-m", f"lab.probe.peers.{module}", prompt]
@@ -57,10 +61,12 @@ def python_peer(
     return Target(
         name=name,
         argv=argv,
-        env=env or {},
+        env={**(env or {}), **(CONTRACT_ENV if denied_call else {})},
         distributions=distributions,
         missing=missing,
         about=about,
+        denied_call=denied_call,
+        final_call=final_call,
     )
 
 
@@ -97,7 +103,8 @@ PEERS: dict[str, Target] = {
             "pydantic-ai",
             "pydantic_ai_agent",
             ("pydantic-ai-slim", "anthropic"),
-            "a pydantic-ai Agent on its Anthropic model, run_sync",
+            "a pydantic-ai Agent on its Anthropic model, run_sync (a tool that requires approval)",
+            denied_call=DENIED_CALL,
         ),
         python_peer(
             "langgraph-react",
@@ -109,15 +116,18 @@ PEERS: dict[str, Target] = {
             "langchain-agent",
             "langchain_agent",
             ("langchain", "langgraph", "langchain-anthropic", "langchain-core"),
-            "LangChain's create_agent on ChatAnthropic, invoke",
+            "LangChain's create_agent on ChatAnthropic, invoke (human-in-the-loop middleware)",
+            denied_call=DENIED_CALL,
         ),
         python_peer(
             "openai-agents",
             "openai_agents",
             ("openai-agents", "litellm"),
-            "the OpenAI Agents SDK on an Anthropic model through LiteLLM, run_sync",
+            "the OpenAI Agents SDK on an Anthropic model through LiteLLM, run_sync "
+            "(a tool that needs approval)",
             # Both libraries reach for the network on their own unless told not to.
             env={"OPENAI_AGENTS_DISABLE_TRACING": "1", "LITELLM_OFFLINE_MODE": "true"},
+            denied_call=DENIED_CALL,
         ),
         python_peer(
             "smolagents",
@@ -125,6 +135,8 @@ PEERS: dict[str, Target] = {
             ("smolagents", "litellm"),
             "a smolagents ToolCallingAgent on an Anthropic model through LiteLLM, run",
             env={"LITELLM_OFFLINE_MODE": "true"},
+            # Its run ends through its own tool: a text answer is an error it asks again about.
+            final_call=("final_answer", '{"answer": "done."}'),
         ),
         python_peer(
             "agno",

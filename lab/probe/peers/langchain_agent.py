@@ -2,24 +2,53 @@
 
 Mode: not streamed by default (`ChatAnthropic` under `invoke`: no `stream` field on the wire);
 `ChatAnthropic(streaming=True)` when the probe asks for streams.
+
+Approvals: `HumanInTheLoopMiddleware` pauses the run before its `touch` tool runs (a LangGraph
+interrupt, so the graph has a checkpointer); the program answers each call the interrupt lists
+with the deny rule, then the human (approvals.py), and resumes with the decisions:
+`approve`, or `reject` with the reason.
 """
 
 from langchain.agents import create_agent
+from langchain.agents.middleware import HumanInTheLoopMiddleware
 from langchain_anthropic import ChatAnthropic
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.types import Command
 
+from lab.probe.peers.approvals import APPROVAL_TOOL, decide, touch
 from lab.probe.peers.program import MAX_TURNS, MODEL, read_file, run, streamed
+
+
+def decision(request: dict) -> dict:
+    """The program's decision on one call the middleware holds for review."""
+    why = decide(request["name"], request["args"])
+    return {"type": "approve"} if why is None else {"type": "reject", "message": why}
 
 
 def agent(prompt: str) -> str:
     # ChatAnthropic reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment.
     model = ChatAnthropic(model=MODEL, streaming=streamed(default=False))
-    graph = create_agent(model, tools=[read_file])
-    # The agent is a LangGraph graph: each turn is a model step and a tools step.
-    state = graph.invoke(
-        {"messages": [{"role": "user", "content": prompt}]},
-        config={"recursion_limit": 2 * MAX_TURNS + 1},
+    review = {APPROVAL_TOOL: {"allowed_decisions": ["approve", "reject"]}}
+    graph = create_agent(
+        model,
+        tools=[read_file, touch],
+        middleware=[HumanInTheLoopMiddleware(interrupt_on=review)],
+        checkpointer=InMemorySaver(),  # an interrupted run resumes from its checkpoint
     )
-    return state["messages"][-1].text
+    # The agent is a LangGraph graph: each turn is a model step, the middleware's review step
+    # and a tools step.
+    config = {"configurable": {"thread_id": "probe"}, "recursion_limit": 3 * MAX_TURNS + 1}
+    asked: dict | Command = {"messages": [{"role": "user", "content": prompt}]}
+    while True:
+        result = graph.invoke(asked, config=config, version="v2")
+        if not result.interrupts:
+            return result.value["messages"][-1].text
+        asked = Command(
+            resume={
+                pause.id: {"decisions": [decision(r) for r in pause.value["action_requests"]]}
+                for pause in result.interrupts
+            }
+        )
 
 
 if __name__ == "__main__":

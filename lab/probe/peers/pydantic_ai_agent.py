@@ -3,18 +3,38 @@
 Mode: always streamed, whatever the probe asks. `run_sync` is pydantic-ai's plain entry point,
 yet every request carries `stream: true`: its default `max_tokens` (the model's maximum, 64000)
 is past the SDK's limit for a non-streamed request, so pydantic-ai streams it.
+
+Approvals: its `touch` tool is declared `requires_approval=True` (a deferred tool), and the
+`HandleDeferredToolCalls` capability answers each call waiting for approval during the run: the
+program's deny rule, then the human (approvals.py), a refusal as pydantic-ai's `ToolDenied`.
 """
 
-from pydantic_ai import Agent
+from pydantic_ai import Agent, RunContext, Tool
+from pydantic_ai.capabilities import HandleDeferredToolCalls
 from pydantic_ai.models.anthropic import AnthropicModel
+from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, ToolDenied
 from pydantic_ai.usage import UsageLimits
 
+from lab.probe.peers.approvals import decide, touch
 from lab.probe.peers.program import MAX_TURNS, MODEL, read_file, run
+
+
+def review(ctx: RunContext, requests: DeferredToolRequests) -> DeferredToolResults:
+    """Each call waiting for approval: approved, or denied with the reason."""
+    results = DeferredToolResults()
+    for call in requests.approvals:
+        why = decide(call.tool_name, call.args_as_dict())
+        results.approvals[call.tool_call_id] = True if why is None else ToolDenied(why)
+    return results
 
 
 def agent(prompt: str) -> str:
     # Its provider reads ANTHROPIC_API_KEY; the SDK client under it reads ANTHROPIC_BASE_URL.
-    assistant = Agent(AnthropicModel(MODEL), tools=[read_file])
+    assistant = Agent(
+        AnthropicModel(MODEL),
+        tools=[read_file, Tool(touch, requires_approval=True)],
+        capabilities=[HandleDeferredToolCalls(handler=review)],
+    )
     result = assistant.run_sync(prompt, usage_limits=UsageLimits(request_limit=MAX_TURNS))
     return result.output
 

@@ -2,7 +2,9 @@
 
 smolagents keeps its own memory and writes the history as text: each earlier call goes back as an
 assistant message "Calling tools: [...]" and each result as a user message "Observation: ...";
-a run ends when the model calls the agent's own `final_answer` tool (or answers in plain text).
+a run ends when the model calls the agent's own `final_answer` tool (a plain text answer is an
+error it answers "Error while parsing tool call ..." and asks again, up to its step limit), so
+its target declares that call as the probe's final answer.
 Mode: not streamed by default (`agent.run`); `stream_outputs=True` when the probe asks for streams.
 Its target sets LITELLM_OFFLINE_MODE: LiteLLM would otherwise fetch its model-price table.
 """
