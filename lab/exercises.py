@@ -8,7 +8,6 @@ checks a student's file. The solutions are written nowhere but in the tests.
 
 from __future__ import annotations
 
-import importlib.util
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +15,7 @@ from types import ModuleType
 
 from lab.bilingual import Words, in_lang
 from lab.exercise_checks import EXERCISES, Check, Exercise
+from lab.user_code import run_file
 
 __all__ = ["EXERCISES", "Check", "Exercise", "ExerciseError", "Result", "Words", "in_lang"]
 
@@ -77,11 +77,7 @@ def exercise_named(id: str) -> Exercise:
 
 
 def load(path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"lab_exercise_{path.stem}", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return run_file(path, f"lab_exercise_{path.stem}")
 
 
 def where(error: BaseException, path: Path) -> str:

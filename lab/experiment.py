@@ -17,7 +17,6 @@ __all__ = [
     "run_experiment",
 ]
 
-import importlib.util
 import re
 import traceback
 from collections.abc import Mapping
@@ -31,6 +30,7 @@ from lab.observables import STANDARD, Observable
 from lab.scenario import Run, Scenario, run_scenario
 from lab.source_lines import SourceLines
 from lab.switches import Switches
+from lab.user_code import run_file
 
 MECHANISMS = {
     "M1": ("the loop", "传送带"),
@@ -206,10 +206,7 @@ def experiments_dir() -> Path:
 def import_experiment(path: Path) -> Any:
     """Run the file and return its EXPERIMENT; an error while it runs is one FILE:LINE line."""
     try:
-        spec = importlib.util.spec_from_file_location(f"lab_experiment_{path.stem}", path)
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        module = run_file(path, f"lab_experiment_{path.stem}")
     except SyntaxError as error:
         raise ExperimentFileError(
             f"{path}:{error.lineno or 1}: syntax error: {error.msg}"

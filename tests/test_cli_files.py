@@ -6,6 +6,7 @@ raises while running is that experiment's error while the others still run.
 from __future__ import annotations
 
 import json
+import os
 import re
 import warnings
 from pathlib import Path
@@ -250,3 +251,14 @@ def test_generated_malformed_files_get_one_line_per_problem(lab, tmp_path, wrong
             line.startswith(f"{path}:{LINE[field]}: ") and fragment in line for line in lines
         ), (field, err)
     assert "Traceback" not in err
+
+
+def test_a_file_edited_within_the_same_second_is_read_again(lab, tmp_path):
+    # Same size, same modification time: cached bytecode would run the old text.
+    path = write(tmp_path, "d90.py", id='"D91"')
+    stamp = path.stat().st_mtime_ns
+    assert "D91" in lab("list", "--dir", str(tmp_path))[1]
+    write(tmp_path, "d90.py", id='"D92"')
+    os.utime(path, ns=(stamp, stamp))
+    code, out, _ = lab("list", "--dir", str(tmp_path))
+    assert code == 0 and "D92" in out and "D91" not in out

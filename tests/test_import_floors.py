@@ -2,8 +2,8 @@
 from floors below, so no circle runs between packages.
 
     0 leaves    lab (its version), lab.errors, lab.lazy, lab.switches, lab.trace, lab.tool,
-                lab.source_lines; lab.bilingual, lab.reading (text in two languages; a
-                student's answer read and compared)
+                lab.source_lines, lab.user_code; lab.bilingual, lab.reading (text in two
+                languages; a student's answer read and compared)
     1 pieces    lab.world, lab.model,             (the simulated world; the scripted model;
                 lab.course_rules                   the course's own rule set, as data)
       record    lab.record, lab.promises          (the one record of a run, and the judges over
@@ -36,7 +36,16 @@ import lab
 
 ROOT = Path(lab.__file__).parent
 FLOORS = [
-    {"lab", "lab.errors", "lab.lazy", "lab.switches", "lab.trace", "lab.tool", "lab.source_lines"},
+    {
+        "lab",
+        "lab.errors",
+        "lab.lazy",
+        "lab.switches",
+        "lab.trace",
+        "lab.tool",
+        "lab.source_lines",
+        "lab.user_code",
+    },
     {"lab.bilingual", "lab.reading"},
     {"lab.world", "lab.model", "lab.course_rules"},
     {"lab.record", "lab.promises"},

@@ -19,7 +19,6 @@ reached; else 1. What it prints is lab/views/serve.py's.
 
 from __future__ import annotations
 
-import importlib.util
 import signal
 import threading
 import time
@@ -30,6 +29,7 @@ from typing import Any, Protocol
 
 from lab.probe.conversation import Played
 from lab.probe.trial import Exchange, Exit, Setting, Trial, result_text
+from lab.user_code import run_file
 
 IDLE = 30.0  # seconds without a request after which --until-done stops
 
@@ -121,12 +121,8 @@ class Greeter:
 
 
 def load_script_file(path: Path) -> list:
-    spec = importlib.util.spec_from_file_location(f"lab_served_{path.stem}", path)
-    if spec is None or spec.loader is None:
-        raise ServeError(f"{path}: not a Python file")
-    module = importlib.util.module_from_spec(spec)
     try:
-        spec.loader.exec_module(module)
+        module = run_file(path, f"lab_served_{path.stem}")
     except Exception as error:
         raise ServeError(f"{path}: {type(error).__name__}: {error}") from None
     script = getattr(module, "SCRIPT", None)
