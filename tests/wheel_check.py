@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[list[str], tuple[int, ...], str]] = {
     "report": (["report", "--html", "report.html"], (0,), ""),
     "compare": (["compare", "course"], (0,), ""),
     "switches": (["switches"], (0,), ""),
+    "parts": (["parts", "--diff", "course"], (0,), ""),
     "matrix": (["matrix", "--examples", "1", "--jobs", "1", "--json"], (0, 1), ""),
     "hunt": (["hunt", "workspace_wall", "--examples", "20"], (0, 1), ""),
     "live": (["live", "hello"], (2,), ""),  # no ANTHROPIC_API_KEY: one line, exit 2
