@@ -17,7 +17,8 @@ from lab.probe.target import CONTRACT_ENV, READ_NOTES, Call, Target
 LAB_DENIED_CALL: Call = ("bash", '{"command": "touch denied.canary"}')
 # What the course keeps (see each switch's `course` value): its SDK client retries (P6, P7) and it
 # never streams, so it keeps no partial answer (P8, P9); it runs a call cut by max_tokens (P10)
-# and hands a schema-invalid call to its handler, which raises with no try around it (P3). Of the later cases it keeps all but P23: the course
+# and hands a schema-invalid call to its handler, which raises with no try around it (P3).
+# Of the later cases it keeps all but P23: the course
 # asks its human before any validation (the seed's D9). It keeps P18-P20 through the program
 # that wraps it (own_harness.py), not through its own loop.
 COURSE_KEEPS = (
