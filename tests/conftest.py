@@ -5,8 +5,10 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -190,3 +192,33 @@ def _result_of(run, call_id: str = "toolu_c") -> dict:
 def result_of():
     """`result_of(run, call_id="toolu_c")`: the tool_result a run's history holds for a call."""
     return _result_of
+
+
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+def run_chromium(folder: Path, *args: str) -> str:
+    """Headless Chromium, its profile and HOME inside `folder` (nothing written elsewhere);
+    what it printed (`--dump-dom`: the page after its scripts ran)."""
+    assert shutil.which("chromium"), "chromium needed: see the README's 'Testing needs'"
+    return subprocess.run(
+        ["chromium", *CHROMIUM_FLAGS, f"--user-data-dir={folder / 'profile'}", *args],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env={**os.environ, "HOME": str(folder)},
+    ).stdout
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """run_chromium(folder, *args), for the tests that look at a page as a browser shows it."""
+    return run_chromium

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import html as html_module
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -16,40 +15,18 @@ from lab.cli import main
 from lab.experiment import load_all
 
 IDS = [e.id for e in load_all()]
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 
 
 @pytest.fixture(scope="module", params=["en", "zh"])
-def page(request, tmp_path_factory):
+def page(request, tmp_path_factory, chromium):
     """The page in one language, its HTML, and what Chromium shows of it (text, fonts)."""
     folder = tmp_path_factory.mktemp(f"report-{request.param}")
     path = folder / "lab.html"
     assert main(["report", "--html", str(path), "--lang", request.param]) == 0
     pdf = folder / "lab.pdf"
-    env = {**os.environ, "HOME": str(folder)}
     missing = [tool for tool in ("chromium", "pdftotext", "pdffonts") if not shutil.which(tool)]
     assert not missing, f"{missing} needed: see the README's 'Testing needs' (apt-get install ...)"
-    subprocess.run(
-        [
-            "chromium",
-            *CHROMIUM_FLAGS,
-            f"--user-data-dir={folder / 'profile'}",
-            "--no-pdf-header-footer",
-            f"--print-to-pdf={pdf}",
-            path.as_uri(),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=180,
-        env=env,
-    )
+    chromium(folder, "--no-pdf-header-footer", f"--print-to-pdf={pdf}", path.as_uri())
     text = subprocess.run(
         ["pdftotext", "-raw", str(pdf), "-"], check=True, capture_output=True, text=True
     ).stdout
@@ -108,7 +85,7 @@ MEASURE = (
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_side_by_side_views_fit_a_1200_px_page(tmp_path, lang):
+def test_side_by_side_views_fit_a_1200_px_page(tmp_path, lang, chromium):
     """The report's side-by-side runs and a notebook's, in Chromium 1200 px wide: nothing
     reaches past the page and no view scrolls sideways."""
     from lab.experiment import run_experiment, select
@@ -124,12 +101,7 @@ def test_side_by_side_views_fit_a_1200_px_page(tmp_path, lang):
     for name, html in (("report", report), ("notebook", f"<body>{notebook}</body>")):
         path = tmp_path / f"{name}.html"
         path.write_text(html.replace("</body>", MEASURE + "</body>"), encoding="utf-8")
-        dom = subprocess.run(
-            ["chromium", *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}",
-             "--window-size=1200,900", "--dump-dom", path.as_uri()],
-            check=True, capture_output=True, text=True, timeout=180,
-            env={**os.environ, "HOME": str(tmp_path)},
-        ).stdout  # fmt: skip
+        dom = chromium(tmp_path, "--window-size=1200,900", "--dump-dom", path.as_uri())
         found = re.search(r'data-measured="([^"]+)"', dom)
         assert found, f"{name}: the page was not measured"
         measured[name] = json.loads(html_module.unescape(found.group(1)))

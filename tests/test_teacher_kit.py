@@ -25,14 +25,6 @@ from lab.teacher.worksheet import questions
 ROOT = Path(__file__).resolve().parent.parent
 KIT = ROOT / "docs" / "teacher"
 NOTEBOOKS = sorted(notebooks_dir().glob("[0-9][0-9]_*.py"))
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 
 
 def needs(*tools: str) -> None:
@@ -256,8 +248,7 @@ window.addEventListener('load', () => {
 </script>"""
 
 
-def measured(deck: str, folder: Path) -> dict:
-    needs("chromium")
+def measured(deck: str, folder: Path, chromium) -> dict:
     page = folder / "measure.html"
     frame = (
         '<iframe id="deck" style="width:1280px;height:720px;border:0" '
@@ -267,12 +258,7 @@ def measured(deck: str, folder: Path) -> dict:
         f'<!DOCTYPE html><html><body style="margin:0">{frame}{MEASURE}</body></html>',
         encoding="utf-8",
     )
-    dom = subprocess.run(
-        ["chromium", *CHROMIUM_FLAGS, f"--user-data-dir={folder / 'profile'}",
-         "--window-size=1400,1000", "--dump-dom", page.as_uri()],
-        check=True, capture_output=True, text=True, timeout=180,
-        env={**os.environ, "HOME": str(folder)},
-    ).stdout  # fmt: skip
+    dom = chromium(folder, "--window-size=1400,1000", "--dump-dom", page.as_uri())
     found = re.search(r'data-measured="([^"]+)"', dom)
     assert found, "the deck was not measured"
     return json.loads(html_module.unescape(found.group(1)))
@@ -286,11 +272,11 @@ def deck(request, tmp_path_factory):
     return request.param, path.read_text(encoding="utf-8"), folder
 
 
-def test_one_experiment_per_slide_and_nothing_overflows_at_1280x720(deck):
+def test_one_experiment_per_slide_and_nothing_overflows_at_1280x720(deck, chromium):
     from lab.experiment import load_all
 
     lang, page, folder = deck
-    m = measured(page, folder)
+    m = measured(page, folder, chromium)
     assert m["view"] == [1280, 720]
     ids = ["start", *(e.id for e in load_all())]
     assert [s[0] for s in m["slides"]] == ids
@@ -300,25 +286,20 @@ def test_one_experiment_per_slide_and_nothing_overflows_at_1280x720(deck):
     assert m["keys"] == [0, 1, 2, 1, last, last, 0, 0, 1]
 
 
-def test_a_link_to_a_slide_opens_that_slide(deck):
+def test_a_link_to_a_slide_opens_that_slide(deck, chromium):
     lang, page, folder = deck
     path = folder / "slides.html"
-    dom = subprocess.run(
-        ["chromium", *CHROMIUM_FLAGS, f"--user-data-dir={folder / 'profile'}",
-         "--window-size=1280,720", "--dump-dom", path.as_uri() + "#D9"],
-        check=True, capture_output=True, text=True, timeout=180,
-        env={**os.environ, "HOME": str(folder)},
-    ).stdout  # fmt: skip
+    dom = chromium(folder, "--window-size=1280,720", "--dump-dom", path.as_uri() + "#D9")
     shown = re.findall(r'<section class="slide[^"]*" id="([^"]+)"(?! hidden)', dom)
     assert shown == ["D9"], shown
 
 
-def test_the_measure_catches_a_slide_that_overflows(deck):
+def test_the_measure_catches_a_slide_that_overflows(deck, chromium):
     lang, page, folder = deck
     long = "这一句太长了。" * 80 if lang == "zh" else "This takeaway is far too long. " * 60
     swollen = re.sub(r'(<div class="takeaway">)[^<]*', lambda m: m.group(1) + long, page, count=1)
     assert swollen != page
-    assert measured(swollen, folder)["over"] == ["D1"]
+    assert measured(swollen, folder, chromium)["over"] == ["D1"]
 
 
 def test_the_slides_are_one_self_contained_file_in_one_language(deck):
