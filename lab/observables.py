@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from lab.harness.checks import Call, valid_input
+import jsonschema
+
 from lab.harness.results import SPILL_DIR
 from lab.harness.tools import invoke
 from lab.promises import cut_calls_not_run, deny_dominance, history_problem
@@ -111,10 +112,13 @@ def human_prompts_for_invalid_calls(run: Run) -> int:
         t.name: t
         for t in [*tools_for(World.create(), run.switches), *run.scenario.tools(World.create())]
     }
+    # Judged with jsonschema itself, not the harness's validation stage: the measure must not
+    # share code with the mechanism it measures.
     invalid = {
         e.call_id
         for e in run.trace.of(ToolCallSeen)
-        if e.name in schemas and valid_input(Call(e.call_id, e.name, e.input, schemas[e.name], 0))
+        if e.name in schemas
+        and not jsonschema.Draft202012Validator(schemas[e.name].input_schema).is_valid(e.input)
     }
     return sum(1 for e in run.trace.of(HumanAsked) if e.call_id in invalid)
 
