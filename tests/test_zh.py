@@ -9,7 +9,9 @@ from __future__ import annotations
 import dataclasses
 import html
 import re
+from collections.abc import Iterable
 from functools import cache
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -51,19 +53,23 @@ CODE_SPANS = [
 ]
 
 
-def english_sentences(text: str, data: str = "") -> list[str]:
-    """Every run of three or more English words in `text`, outside code and a part of `data`
-    (a run that is part of a data string is data, even when a table cell wrapped it)."""
+def english_sentences(
+    text: str, data: str = "", *, least: int = 3, names: Iterable[str] = ()
+) -> list[str]:
+    """Every run of `least` (three) or more English words in `text`, outside code and a part of
+    `data` (a run that is part of a data string is data, even when a table cell wrapped it).
+    `names`: more words that are names here (a tool's, such as hypothesis)."""
+    known = NAMES | set(names)
     found = []
     for line in text.splitlines():
         for span in CODE_SPANS:
             line = span.sub(" | ", line)
         run: list[str] = []
         for token in [*BREAK.sub(" | ", line).split(), ""]:
-            if token and WORD.match(token) and token.strip("(),.;:!?") not in NAMES:
+            if token and WORD.match(token) and token.strip("(),.;:!?") not in known:
                 run.append(token)
                 continue
-            if len(run) >= 3 and " ".join(run) not in data:
+            if len(run) >= least and " ".join(run) not in data:
                 found.append(" ".join(run))
             run = []
     return found
@@ -110,20 +116,24 @@ def outcomes():
     return [run_experiment(e) for e in load_all()]
 
 
+def data_of(events: Iterable[Event]) -> set[str]:
+    """Every data string of these events, each with its spaces collapsed."""
+    lines = set()
+    for event in events:
+        values = [getattr(event, f) or "" for f in DATA_FIELDS.get(type(event), ())]
+        if isinstance(event, ModelAnswered | PartialAnswer):
+            values += [b.get("text", "") for b in event.blocks]
+        if isinstance(event, HookFired):
+            values.append(str(event.result or ""))
+        lines |= {" ".join(str(v).split()) for v in values}
+    return lines
+
+
 @cache
 def run_data() -> str:
-    """Every data string of every run, a line each with its spaces collapsed."""
-    lines = set()
-    for outcome in outcomes():
-        for run in (outcome.before, outcome.after):
-            for event in [] if run is None else run.trace:
-                values = [getattr(event, f) or "" for f in DATA_FIELDS.get(type(event), ())]
-                if isinstance(event, ModelAnswered | PartialAnswer):
-                    values += [b.get("text", "") for b in event.blocks]
-                if isinstance(event, HookFired):
-                    values.append(str(event.result or ""))
-                lines |= {" ".join(str(v).split()) for v in values}
-    return "\n".join(sorted(lines))
+    """Every data string of every run, a line each."""
+    runs = [run for o in outcomes() for run in (o.before, o.after) if run is not None]
+    return "\n".join(sorted(set().union(*(data_of(run.trace) for run in runs))))
 
 
 def text_of(renderable, width: int = 200) -> str:
@@ -202,6 +212,122 @@ def test_the_html_report_in_chinese_has_no_english_sentence(lab, tmp_path):
     text = html.unescape(re.sub(r"<[^>]+>", "\n", body))
     text = "\n".join(" ".join(line.split()) for line in text.splitlines())
     assert english_sentences(text, run_data()) == []
+
+
+def test_the_html_reports_claim_sources_read_in_chinese():
+    """Each claim's source is on the page (not only on hover), in Chinese: quoted English is
+    data in “…”."""
+    from lab.views.html_report import claims_table
+
+    table = claims_table(outcomes(), "zh")
+    cells = re.findall(r'<td class="grade"[^>]*>(.*?)</td>', table)
+    assert len(cells) == len(outcomes())
+    bad = {}
+    for outcome, cell in zip(outcomes(), cells, strict=True):
+        label, _, source = html.unescape(cell).partition("：")
+        found = english_sentences(source)
+        if len(source) < 10 or found or label.startswith("beyond"):
+            bad[outcome.experiment.id] = found or cell
+    assert bad == {}
+
+
+# -- commands that need set-up: the searches, the files the teacher's commands write, live ----
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+TOOLS = {"hypothesis", "Jupyter", "jupytext"}  # names of tools in the lab's Chinese lines
+
+
+def english_words(text: str) -> list[str]:
+    """Any English word outside code, names and data: these lines are short, so one word is
+    already an English sentence left in them."""
+    return english_sentences(ANSI.sub("", text), least=1, names=TOOLS)
+
+
+@pytest.fixture(params=["--lang zh", "LAB_LANG=zh"])
+def in_chinese(request, lab, monkeypatch):
+    """`lab ARGV...` asked for Chinese: with `--lang zh`, or by default (LAB_LANG=zh, no flag)."""
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        if request.param == "--lang zh":
+            return lab(*argv, "--lang", "zh")
+        monkeypatch.setenv("LAB_LANG", "zh")
+        return lab(*argv)
+
+    return run
+
+
+def test_the_kill_matrix_and_its_progress_in_chinese_have_no_english_word(in_chinese, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "250")
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")  # a terminal for rich: the progress is shown
+    code, out, err = in_chinese("matrix", "--examples", "2", "--jobs", "1")
+    assert code in (0, 1), err
+    assert english_words(out + err) == []
+    assert "杀伤矩阵 · " in ANSI.sub("", err) and "得分：" in out
+
+
+@pytest.mark.parametrize(
+    ("switch", "examples", "said"),
+    [("trust_stop_reason", "20", "被打破"), ("hooks_may_loosen", "2", "没有找到反例")],
+)
+def test_the_hunts_progress_and_result_in_chinese_have_no_english_word(
+    in_chinese, monkeypatch, tmp_path, switch, examples, said
+):
+    """The experiment file the hunt writes is code; what it prints is not."""
+    monkeypatch.setenv("TTY_COMPATIBLE", "1")
+    found = tmp_path / "found.py"
+    code, out, err = in_chinese("hunt", switch, "--examples", examples, "--out", str(found))
+    assert code == (0 if found.exists() else 1), err
+    assert english_words(out + err) == []
+    assert f"追猎 {switch}" in ANSI.sub("", err) and said in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["kit", "kit"], ["worksheet", "w.pdf"], ["report", "--slides", "s.html"], ["notebooks", "nb"]],
+    ids=lambda argv: argv[0],
+)
+def test_what_the_teachers_commands_say_once_written_is_chinese(in_chinese, tmp_path, argv):
+    *command, name = argv
+    code, out, err = in_chinese(*command, str(tmp_path / name))
+    assert code == 0, err
+    assert english_words(out) == []
+    assert out.startswith("已") and (tmp_path / name).exists()
+
+
+def test_the_notebooks_confirmation_speaks_the_edition_named_else_the_default(monkeypatch):
+    """`lab notebooks --lang` names the edition; the line follows it, else LAB_LANG/the locale."""
+    monkeypatch.setenv("LAB_LANG", "zh")
+    from lab.cli.teacher import notebooks_note
+
+    assert notebooks_note(9, "en", Path("d")).startswith("wrote 9 notebooks (the en edition)")
+    assert notebooks_note(9, "zh", Path("d")).startswith("已把 9 个笔记本（中文学生版）")
+    assert notebooks_note(9, None, Path("d")).startswith("已把 9 个笔记本和 README.md ")
+    monkeypatch.delenv("LAB_LANG")
+    assert notebooks_note(9, None, Path("d")).startswith("wrote 9 notebooks and README.md ")
+
+
+def test_lab_live_in_chinese_has_no_english_sentence(in_chinese, monkeypatch):
+    """Its header, the transcript, the user's missing answer and its last line: only the model's
+    and the tools' words (data) stay as they are."""
+    import anthropic
+
+    from lab.live import live_run
+    from lab.model import FakeMessagesAPI, ScriptedModel, text, tool_use, turn
+    from lab.model.server import FakeServer
+
+    script = [
+        turn(tool_use("bash", {"command": "rm -rf /"}), tool_use("bash", {"command": "rm x"})),
+        turn(text("Nothing was removed, as you asked.")),
+    ]
+    with FakeServer(FakeMessagesAPI(ScriptedModel(script))) as server:
+        client = anthropic.Anthropic(api_key="sk-test", base_url=server.url, max_retries=0)
+        harness, _ = live_run("Clean everything up.", client)
+    with FakeServer(FakeMessagesAPI(ScriptedModel(script))) as server:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
+        code, out, err = in_chinese("live", "Clean everything up.")
+    assert code == 0, err
+    assert english_sentences(out, "\n".join(data_of(harness.trace))) == []
+    assert "真实模型 · claude" in out and "没有剩下的回答 → 拒绝" in out  # no --human: none left
 
 
 # -- the notebooks' tables and pictures ------------------------------------------------------------

@@ -218,17 +218,12 @@ def notebooks_dir() -> Path:
 def cmd_notebooks(args: argparse.Namespace, out: Console) -> int:
     """Write the notebooks' sources (and their README) into a folder, never over a file; with
     --lang, the students' edition: the Markdown in that language only."""
-    from lab.cli.teacher import edition_sources, write_new_files
+    from lab.cli.teacher import edition_sources, notebooks_note, write_new_files
 
     sources = edition_sources(args.lang)
     write_new_files(args.folder, [(name, text.encode("utf-8")) for name, text in sources])
     notebooks = sum(1 for name, _ in sources if name.endswith(".py"))
-    what = "and README.md " if args.lang is None else f"(the {args.lang} edition) "
-    out.print(
-        f"wrote {notebooks} notebooks {what}into {args.folder}; open them with "
-        "Jupyter and jupytext (pip install jupyterlab jupytext)",
-        soft_wrap=True,
-    )
+    out.print(notebooks_note(notebooks, args.lang, args.folder), soft_wrap=True)
     return EXIT_OK
 
 
@@ -236,7 +231,7 @@ def cmd_notebooks(args: argparse.Namespace, out: Console) -> int:
 def cmd_matrix(args: argparse.Namespace, out: Console) -> int:
     from lab.cli.searches import matrix_command
 
-    return matrix_command(args.examples, args.jobs, args.json, out)
+    return matrix_command(args.examples, args.jobs, args.json, out, args.lang)
 
 
 def cmd_hunt(args: argparse.Namespace, out: Console) -> int:
@@ -254,9 +249,23 @@ def cmd_hunt(args: argparse.Namespace, out: Console) -> int:
     from lab.cli.searches import hunt_command
 
     try:
-        return hunt_command(args.switch, args.invariant, args.out, args.force, args.examples, out)
+        return hunt_command(
+            args.switch, args.invariant, args.out, args.force, args.examples, out, args.lang
+        )
     except (FileExistsError, NotADirectoryError) as error:  # the file appeared meanwhile
         raise UsageError(str(error)) from None
+
+
+LIVE_WORDS = {
+    "en": {
+        "title": "live · {model}",
+        "end": "virtual disk after the run: {n} files; the host was not touched",
+    },
+    "zh": {
+        "title": "真实模型 · {model}",
+        "end": "运行之后虚拟磁盘上有 {n} 个文件；宿主机没有被碰过",
+    },
+}
 
 
 def cmd_live(args: argparse.Namespace, out: Console) -> int:
@@ -268,8 +277,7 @@ def cmd_live(args: argparse.Namespace, out: Console) -> int:
     harness, world = live_run(
         args.prompt, live_client(), model=args.model, human=human, max_turns=args.max_turns
     )
-    out.print(run_view(harness, f"live · {args.model}"))
-    out.print(
-        f"virtual disk after the run: {len(world.snapshot())} files; the host was not touched"
-    )
+    w = LIVE_WORDS[args.lang]
+    out.print(run_view(harness, w["title"].format(model=args.model), args.lang))
+    out.print(w["end"].format(n=len(world.snapshot())))
     return EXIT_OK if harness.ended == "done" else EXIT_DEVIATED

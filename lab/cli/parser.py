@@ -149,7 +149,7 @@ def build_parser() -> Parser:
         "--diff", choices=sorted(PRESETS), metavar="PRESET", help="what a preset swaps (+/−)"
     )
     matrix = sub.add_parser(
-        "matrix", parents=[as_json], help="flip each switch alone, check every invariant"
+        "matrix", parents=[as_json, lang], help="flip each switch alone, check every invariant"
     )
     matrix.add_argument(
         "--examples",
@@ -165,7 +165,9 @@ def build_parser() -> Parser:
         metavar="N",
         help=f"worker processes (default: {DEFAULT_JOBS}, the cores up to 4)",
     )
-    hunt = sub.add_parser("hunt", help="the smallest script that breaks an invariant")
+    hunt = sub.add_parser(
+        "hunt", parents=[lang], help="the smallest script that breaks an invariant"
+    )
     hunt.add_argument("switch", choices=switch_names(), metavar="SWITCH", help="the switch to flip")
     hunt.add_argument("--invariant", metavar="NAME", help="only this invariant")
     hunt.add_argument("--out", type=Path, metavar="FILE", help="write the experiment file here")
@@ -214,7 +216,9 @@ def build_parser() -> Parser:
         default=None,
         help="the students' edition: the Markdown in this language only (default: both)",
     )
-    live = sub.add_parser("live", help="the reference harness with a real model, tools simulated")
+    live = sub.add_parser(
+        "live", parents=[lang], help="the reference harness with a real model, tools simulated"
+    )
     live.add_argument("prompt", help="what to ask the model")
     live.add_argument(
         "--model", default=DEFAULT_MODEL, help=f"model name (default: {DEFAULT_MODEL})"

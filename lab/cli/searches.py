@@ -24,6 +24,32 @@ from lab.testing.case_file import experiment_id, experiment_source
 from lab.testing.search import Finding, Row, flipped_value, hunt, kill_matrix
 from lab.views.matrix import matrix_json, matrix_view
 
+# What the commands say on stderr (the experiment file `lab hunt` writes is code: English).
+WORDS = {
+    "en": {
+        "matrix": "kill matrix",
+        "reference": "reference",
+        "hunting": "hunting {switch}",
+        "none": "lab hunt: no counterexample for {switch} in {examples} cases",
+        "found": "{ident}: {title} breaks ({size} {noun})",
+        "noun": ("ingredient", "ingredients"),
+        "wrote": "; wrote {path}",
+        "unwritten": "; {path} not written",
+        "fails": " (it does not reproduce)",
+    },
+    "zh": {
+        "matrix": "杀伤矩阵",
+        "reference": "参考实现",
+        "hunting": "追猎 {switch}",
+        "none": "追猎 {switch}：{examples} 个用例里没有找到反例",
+        "found": "{ident}：{title}被打破（{size} 个{noun}）",
+        "noun": ("成分", "成分"),
+        "wrote": "；已写出 {path}",
+        "unwritten": "；没有写出 {path}",
+        "fails": "（它复现不了）",
+    },
+}
+
 
 def progress_bar(auto_refresh: bool = True) -> Progress:
     """Progress on stderr, only when it is a terminal (a log gets the summary line alone)."""
@@ -41,25 +67,25 @@ def progress_bar(auto_refresh: bool = True) -> Progress:
 
 
 # ---- lab matrix ----------------------------------------------------------------------------
-def matrix_command(examples: int, jobs: int, as_json: bool, out: Console) -> int:
+def matrix_command(examples: int, jobs: int, as_json: bool, out: Console, lang: str = "en") -> int:
     """Print the kill matrix and the score; 0 when every fault is caught and the reference
     harness breaks nothing."""
+    w = WORDS[lang]
     rows = 1 + len(switch_names())
     # No self-refreshing progress thread: the matrix forks its worker processes.
     with progress_bar(auto_refresh=False) as progress:
-        task = progress.add_task("kill matrix", total=rows)
+        task = progress.add_task(w["matrix"], total=rows)
 
         def done(row: Row) -> None:
-            progress.update(
-                task, advance=1, description=f"kill matrix · {row.switch or 'reference'}"
-            )
+            shown = f"{w['matrix']} · {row.switch or w['reference']}"
+            progress.update(task, advance=1, description=shown)
             progress.refresh()
 
         matrix = kill_matrix(examples=examples, jobs=jobs, done=done)
     if as_json:
         print(json.dumps(matrix_json(matrix, examples), ensure_ascii=False, indent=2))
     else:
-        out.print(matrix_view(matrix, examples, out))
+        out.print(matrix_view(matrix, examples, out, lang))
     return 0 if matrix.score == 1 and not matrix.reference.findings else 1
 
 
@@ -120,15 +146,17 @@ def hunt_command(
     force: bool,
     examples: int,
     out: Console,
+    lang: str = "en",
 ) -> int:
     """Print (or write to `out_path`) the smallest experiment that breaks an invariant with
     `switch` flipped; 1 when none is found or it does not reproduce."""
+    w = WORDS[lang]
     if out_path and out_path.exists() and not force:
         raise FileExistsError(f"{out_path} exists; pass --force to overwrite it")
     if out_path and not out_path.parent.is_dir():
         raise NotADirectoryError(f"{out_path.parent} is not a folder")
     with progress_bar() as progress:
-        task = progress.add_task(f"hunting {switch}", total=None)
+        task = progress.add_task(w["hunting"].format(switch=switch), total=None)
         finding = hunt(
             switch,
             invariant=invariant,
@@ -136,14 +164,15 @@ def hunt_command(
             tick=lambda runs: progress.update(task, completed=runs),
         )
     if finding is None:
-        print(f"lab hunt: no counterexample for {switch} in {examples} cases", file=sys.stderr)
+        print(w["none"].format(switch=switch, examples=examples), file=sys.stderr)
         return 1
     ident = experiment_id(switch)
     if out_path is not None:
         ident = free_id(ident, out_path.parent, besides=out_path)
     source = render(switch, finding, ident)
-    noun = "ingredient" if finding.size == 1 else "ingredients"
-    summary = f"{ident}: {finding.invariant.title} breaks ({finding.size} {noun})"
+    title = finding.invariant.zh if lang == "zh" else finding.invariant.title
+    noun = w["noun"][finding.size != 1]
+    summary = w["found"].format(ident=ident, title=title, size=finding.size, noun=noun)
     if out_path is None:
         with tempfile.TemporaryDirectory() as folder:
             check = Path(folder) / "hunted.py"
@@ -152,6 +181,6 @@ def hunt_command(
         out.file.write(source)  # raw: the source, not rich markup
     else:
         ok = write_atomically(source, out_path, force)
-        summary += f"; wrote {out_path}" if ok else f"; {out_path} not written"
-    print(summary + ("" if ok else " (it does not reproduce)"), file=sys.stderr)
+        summary += w["wrote" if ok else "unwritten"].format(path=out_path)
+    print(summary + ("" if ok else w["fails"]), file=sys.stderr)
     return 0 if ok else 1

@@ -16,6 +16,28 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_DEVIATED = 0, 1
 
+# The one line each command prints once its files are written.
+WORDS = {
+    "en": {
+        "kit": "wrote {n} files into {folder}: {names}",
+        "worksheet": "wrote {path} ({n} questions)",
+        "slides": "wrote {path} ({n} experiments, one per slide)",
+        "notebooks": "wrote {n} notebooks {what}into {folder}; open them with Jupyter and "
+        "jupytext (pip install jupyterlab jupytext)",
+        "both": "and README.md ",
+        "edition": "(the {lang} edition) ",
+    },
+    "zh": {
+        "kit": "已把 {n} 个文件写进 {folder}：{names}",
+        "worksheet": "已写出 {path}（{n} 道题）",
+        "slides": "已写出 {path}（{n} 个实验，一屏一个）",
+        "notebooks": "已把 {n} 个笔记本{what}写进 {folder}；用 Jupyter 和 jupytext 打开"
+        "（pip install jupyterlab jupytext）",
+        "both": "和 README.md ",
+        "edition": "（中文学生版）",  # an edition named sets the language: zh here
+    },
+}
+
 
 def add_parsers(sub: Any, lang: argparse.ArgumentParser) -> None:
     """Add `worksheet` and `kit` to the `lab` subparsers (`lang`: the shared --lang option)."""
@@ -24,7 +46,9 @@ def add_parsers(sub: Any, lang: argparse.ArgumentParser) -> None:
     )
     worksheet.add_argument("file", type=Path, metavar="FILE.pdf", help="write the PDF here")
     kit = sub.add_parser(
-        "kit", help="write the teacher's kit (lesson plan, answer key, worksheets) into a folder"
+        "kit",
+        parents=[lang],
+        help="write the teacher's kit (lesson plan, answer key, worksheets) into a folder",
     )
     kit.add_argument(
         "folder",
@@ -64,7 +88,8 @@ def cmd_kit(args: argparse.Namespace, out: Console) -> int:
     files = sorted(p for p in kit_dir().iterdir() if p.is_file())
     write_new_files(args.folder, [(p.name, p.read_bytes()) for p in files])
     names = ", ".join(p.name for p in files)
-    out.print(f"wrote {len(files)} files into {args.folder}: {names}", soft_wrap=True)
+    said = WORDS[args.lang]["kit"].format(n=len(files), folder=args.folder, names=names)
+    out.print(said, soft_wrap=True)
     return EXIT_OK
 
 
@@ -81,7 +106,8 @@ def cmd_worksheet(args: argparse.Namespace, out: Console) -> int:
     except WorksheetError as error:
         raise UsageError(str(error)) from None
     write_whole(args.file, data, "worksheet")
-    out.print(f"wrote {args.file} ({len(found)} questions)", soft_wrap=True)
+    said = WORDS[args.lang]["worksheet"].format(path=args.file, n=len(found))
+    out.print(said, soft_wrap=True)
     return EXIT_OK
 
 
@@ -95,8 +121,20 @@ def write_slides(args: argparse.Namespace, out: Console) -> int:
     check_output_path(args.slides, "--slides")
     outcomes = [run_experiment(e) for e in chosen(args, [])]
     write_whole(args.slides, slides.page(outcomes, args.lang), "--slides")
-    out.print(f"wrote {args.slides} ({len(outcomes)} experiments, one per slide)", soft_wrap=True)
+    said = WORDS[args.lang]["slides"].format(path=args.slides, n=len(outcomes))
+    out.print(said, soft_wrap=True)
     return verdict(outcomes)
+
+
+def notebooks_note(n: int, edition: str | None, folder: Path) -> str:
+    """What `lab notebooks` says once written: in the edition's language when `--lang` named
+    one, else in the default language (LAB_LANG, then the locale)."""
+    from lab.cli.parser import default_lang
+
+    lang = edition or default_lang()
+    w = WORDS[lang]
+    what = w["both"] if edition is None else w["edition"].format(lang=edition)
+    return w["notebooks"].format(n=n, what=what, folder=folder)
 
 
 def edition_sources(lang: str | None) -> list[tuple[str, str]]:

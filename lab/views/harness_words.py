@@ -78,8 +78,18 @@ def schema_message(text: str) -> str:
     return text
 
 
+# What stands for the user's answer when there is none: `lab live` once its --human list is used
+# up (lab/live.py's NO_ANSWER_LEFT).
+ANSWERS = {"no answer left → deny": "没有剩下的回答 → 拒绝"}
+
+
+def answer(text: str, lang: str) -> str:
+    """The user's answer: y or n as typed; the lab's stand-in for none, in `lang`."""
+    return ANSWERS.get(text, text) if lang == "zh" else text
+
+
 def _human(found: re.Match[str]) -> str:
-    return f"用户回答 '{found[1]}'（针对{reason(found[2], 'zh')}）"
+    return f"用户回答 '{answer(found[1], 'zh')}'（针对{reason(found[2], 'zh')}）"
 
 
 # The reasons the harness gives, by their stable structure. Order matters: longer first.
@@ -97,7 +107,7 @@ REASONS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]] = [
     ),
     (re.compile(r"^a PreToolUse hook asked$"), lambda m: "PreToolUse 钩子要求问一下用户"),
     (re.compile(r"^the human said '(.*)' to (.+)$", re.S), _human),
-    (re.compile(r"^the human said '(.*)'$"), lambda m: f"用户回答 '{m[1]}'"),
+    (re.compile(r"^the human said '(.*)'$"), lambda m: f"用户回答 '{answer(m[1], 'zh')}'"),
     (
         re.compile(r"^(Permission denied\.?) \((.+)\)$", re.S),
         lambda m: f"权限拒绝（{reason(m[2], 'zh')}）",

@@ -185,7 +185,8 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
             return text, "yellow"
         case HumanAsked():
             question = said.question(e.question, lang)
-            return w["human"].format(question=question, answer=e.answer), "yellow"
+            answer = said.answer(e.answer, lang)
+            return w["human"].format(question=question, answer=answer), "yellow"
         case ToolExecuted():
             error = w["ran_error"] if e.is_error else ""
             text = w["ran"].format(
