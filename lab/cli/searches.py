@@ -32,7 +32,6 @@ WORDS = {
         "hunting": "hunting {switch}",
         "none": "lab hunt: no counterexample for {switch} in {examples} cases",
         "found": "{ident}: {title} breaks ({size} {noun})",
-        "noun": ("ingredient", "ingredients"),
         "wrote": "; wrote {path}",
         "unwritten": "; {path} not written",
         "fails": " (it does not reproduce)",
@@ -43,12 +42,12 @@ WORDS = {
         "hunting": "追猎 {switch}",
         "none": "追猎 {switch}：{examples} 个用例里没有找到反例",
         "found": "{ident}：{title}被打破（{size} 个{noun}）",
-        "noun": ("成分", "成分"),
         "wrote": "；已写出 {path}",
         "unwritten": "；没有写出 {path}",
         "fails": "（它复现不了）",
     },
 }
+INGREDIENTS = {"en": ("ingredient", "ingredients"), "zh": ("成分", "成分")}  # one, several
 
 
 def progress_bar(auto_refresh: bool = True) -> Progress:
@@ -171,7 +170,7 @@ def hunt_command(
         ident = free_id(ident, out_path.parent, besides=out_path)
     source = render(switch, finding, ident)
     title = finding.invariant.zh if lang == "zh" else finding.invariant.title
-    noun = w["noun"][finding.size != 1]
+    noun = INGREDIENTS[lang][finding.size != 1]
     summary = w["found"].format(ident=ident, title=title, size=finding.size, noun=noun)
     if out_path is None:
         with tempfile.TemporaryDirectory() as folder:

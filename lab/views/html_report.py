@@ -10,6 +10,7 @@ from lab.views import transcript
 from lab.views.panorama import panorama_svg
 from lab.views.report import flips_text, grade_label, show
 from lab.views.rich_html import to_html
+from lab.views.source_words import SOURCES
 
 WIDTH = transcript.SIDE_BY_SIDE_WIDTH  # characters per line of a transcript on the page
 
@@ -78,16 +79,21 @@ def source_of(outcome: Outcome) -> str:
 
 
 def grade_of(outcome: Outcome, lang: str) -> str:
-    """【一】, 【二】, 【三】 or "beyond the seed", and the claim's source. The sources are written
-    in English only: a Chinese page shows the grade, the source on hovering it."""
+    """【一】, 【二】, 【三】 or "beyond the seed", and the claim's source in `lang`. A source with
+    no Chinese (an experiment of your own): a Chinese page shows the grade, the English source
+    on hovering it."""
     label = grade_label(outcome.experiment.grade, lang)
+    if lang == "zh":
+        source = SOURCES.get(outcome.experiment.id)
+        return f"{label}：{source}" if source else label
     source = source_of(outcome)
-    return f"{label}: {source}" if source and lang == "en" else label
+    return f"{label}: {source}" if source else label
 
 
 def grade_attributes(outcome: Outcome, lang: str) -> str:
-    """The grade cell's class; on a Chinese page also the English source, shown on hover."""
-    if lang == "en" or not source_of(outcome):
+    """The grade cell's class; on a Chinese page with no Chinese source, the English one shown
+    on hover."""
+    if lang == "en" or outcome.experiment.id in SOURCES or not source_of(outcome):
         return ' class="grade"'
     return f' class="grade" title="{html.escape(source_of(outcome))}"'
 
