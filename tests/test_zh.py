@@ -330,6 +330,51 @@ def test_lab_live_in_chinese_has_no_english_sentence(in_chinese, monkeypatch):
     assert "真实模型 · claude" in out and "没有剩下的回答 → 拒绝" in out  # no --human: none left
 
 
+@pytest.mark.parametrize("asked", ["--lang zh", "LAB_LANG=zh"])
+def test_the_notes_lab_serve_prints_are_chinese(asked, tmp_path):
+    """Its `#` lines: what is served, the rule, the canary, the replay, the idle stop. (The probe
+    itself, its catalogue and the verdict lines, is outside issue 20: a case's title and rule
+    are quoted as data.)"""
+    import os
+    import subprocess
+    import sys
+
+    import anthropic
+
+    from lab.probe.catalogue import BY_ID
+
+    env = {**os.environ, "LAB_LANG": "zh"} if asked == "LAB_LANG=zh" else None
+    flags = ["--lang", "zh"] if asked == "--lang zh" else []
+    process = subprocess.Popen(
+        [sys.executable, "-m", "lab", "serve", "P1", "--until-done", "--idle", "1", *flags],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
+    url = process.stdout.readline().strip().partition("=")[2]
+    process.stdout.readline()
+    assert url.startswith("http://127.0.0.1:"), url
+    with anthropic.Anthropic(base_url=url, api_key="sk-test", max_retries=0) as client:
+        client.messages.create(
+            model="m", max_tokens=64, messages=[{"role": "user", "content": "hi"}]
+        )
+    process.wait(timeout=60)
+    notes = [line for line in process.stdout.read().splitlines() if line.startswith("# ")]
+    case = BY_ID["P1"]
+    assert english_sentences("\n".join(notes), f"{case.title}\n{case.kept_when}") == []
+    starts = [
+        "# 正在提供探针用例 P1",
+        "# 规则：“",
+        "# harness 工作目录",
+        "# 脚本里的故障",
+        "# 1 秒没",
+    ]
+    assert len(notes) == len(starts), notes
+    assert all(note.startswith(start) for note, start in zip(notes, starts, strict=True)), notes
+
+
 # -- the notebooks' tables and pictures ------------------------------------------------------------
 def test_the_notebook_views_in_chinese_have_no_english_sentence():
     from lab import notebook

@@ -229,6 +229,6 @@ def build_parser() -> Parser:
     live.add_argument(
         "--max-turns", type=at_least_one, default=12, metavar="N", help="turn limit (default: 12)"
     )
-    add_probe_parsers(sub)
+    add_probe_parsers(sub, lang)
     add_teacher_parsers(sub, lang)
     return parser

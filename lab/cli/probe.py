@@ -50,7 +50,7 @@ def peers_install() -> Any:
     return install
 
 
-def add_parsers(sub: Any) -> None:
+def add_parsers(sub: Any, lang: argparse.ArgumentParser) -> None:
     """Add `probe`, `serve` (and the peers' `peers install`) to the `lab` subparsers."""
     if (install := peers_install()) is not None:
         install.add_parser(sub)
@@ -117,6 +117,7 @@ def add_parsers(sub: Any) -> None:
 
     serve = sub.add_parser(
         "serve",
+        parents=[lang],
         help="serve an experiment's or a probe case's script on 127.0.0.1",
         description="Serve the fake Messages API on 127.0.0.1. The first two lines printed are "
         "`export ANTHROPIC_BASE_URL=...` and `export ANTHROPIC_API_KEY=...`, to paste into the "
@@ -323,7 +324,7 @@ def cmd_serve(args: argparse.Namespace, out: Console) -> int:
     from lab.views.serve import ServeLog
 
     try:
-        log = ServeLog(args.json)
+        log = ServeLog(args.json, args.lang)
         return serve_command(
             args.id, args.port, log, args.call, args.until_done, args.replay, args.idle
         )

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from lab.bilingual import Words
 from lab.probe.conversation import Played
 from lab.probe.trial import Exchange, Exit, Setting, Trial, result_text
 from lab.user_code import run_file
@@ -136,7 +137,11 @@ def resolve(ident: str | None, call: str | None, replay: bool = False) -> Served
     from lab.probe.conversation import Conversation, ScriptError, stages_from_script
 
     if ident is None:
-        return Served(Greeter(), "no script: every request gets a short text answer")
+        said = Words(
+            "no script: every request gets a short text answer",
+            "没有脚本：每个请求都得到一句简短的文本回答",
+        )
+        return Served(Greeter(), said)
     path = Path(ident)
     if path.suffix == ".py":
         if not path.is_file():
@@ -145,7 +150,10 @@ def resolve(ident: str | None, call: str | None, replay: bool = False) -> Served
             stages = stages_from_script(load_script_file(path))
         except ScriptError as error:
             raise ServeError(f"{path}: {error}") from None
-        note = f"the script in {path}: {len(stages)} answers, asked for by content"
+        note = Words(
+            f"the script in {path}: {len(stages)} answers, asked for by content",
+            f"{path} 里的脚本：{len(stages)} 个回答，按请求的内容取用",
+        )
         return Served(Runs(lambda: Conversation(stages, marker=""), replay), note)
     from lab.probe.catalogue import BY_ID
 
@@ -172,7 +180,10 @@ def served_case(case: Any, call: str | None, replay: bool = False) -> Served:
     denied = fill(LAB_DENIED_CALL, folder)
     setting = Setting(case.id, canary, fill(declared, folder), denied, "", "")
     stages = case.stages(setting)
-    note = f"probe case {case.id} ({case.title}): {len(stages)} answers"
+    note = Words(  # the probe's catalogue is English: its title is quoted as data
+        f"probe case {case.id} ({case.title}): {len(stages)} answers",
+        f"探针用例 {case.id}（“{case.title}”）：{len(stages)} 个回答",
+    )
     runs = Runs(lambda: Conversation(stages, marker=""), replay)
     return Served(runs, note, case, setting)
 
@@ -188,7 +199,11 @@ def served_experiment(ident: str, replay: bool = False) -> Served:
     script = experiment.scenario.script
     if callable(script):
         raise ServeError(f"{experiment.id}'s script is a responder: it cannot be served alone")
-    note = f"experiment {experiment.id} ({experiment.title['en']}): {len(script)} answers, in order"
+    title = experiment.title
+    note = Words(
+        f"experiment {experiment.id} ({title['en']}): {len(script)} answers, in order",
+        f"实验 {experiment.id}（{title['zh']}）：{len(script)} 个回答，按顺序",
+    )
     return Served(Runs(lambda: InOrder(list(script)), replay), note)
 
 
@@ -273,8 +288,12 @@ class Watch:
         if getattr(self.served.responder, "unreplayed", 0) and not self.noted:
             self.noted = True
             self.log.say(
-                "# a new conversation after the script's end: the fault was played once, so "
-                "it gets the healthy answers (--replay plays it to every new run)"
+                Words(
+                    "# a new conversation after the script's end: the fault was played once, "
+                    "so it gets the healthy answers (--replay plays it to every new run)",
+                    "# 脚本放完之后又来了一段新对话：故障只放一次，所以它拿到的是健康的回答"
+                    "（--replay 对每段新对话都重放）",
+                )
             )
 
     def finish(self, exchanges: list[Exchange], consumed: bool) -> None:
@@ -287,7 +306,7 @@ class Watch:
             result["case"] = judged(self.served, ours, new_files)
         if getattr(self.served.responder, "replay", False):
             result["run"] = self.run
-            self.log.say(f"run {self.run}:")
+            self.log.say(Words(f"run {self.run}:", f"第 {self.run} 次运行："))
         self.results.append(result)
         self.log.verdict(result)
 
@@ -333,7 +352,12 @@ def serve_command(
             try:
                 while not done.wait(0.2):
                     if until_done and watch.idle_for() > idle:
-                        log.say(f"# no request for {idle:g} s: stopping (--idle)")
+                        log.say(
+                            Words(
+                                f"# no request for {idle:g} s: stopping (--idle)",
+                                f"# {idle:g} 秒没有请求：停下（--idle）",
+                            )
+                        )
                         break
             except KeyboardInterrupt:
                 pass

@@ -1,6 +1,7 @@
 """What `lab serve` prints while it serves: the two export lines a shell needs and what is
 served, one line per request with the fake's verdict, and each run's verdict when it ends.
 With --json, after the two export lines, one JSON object per line (no notes for a reader).
+The `#` notes follow --lang; the verdict lines are still English.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from lab.bilingual import in_lang
 from lab.probe.sandbox import FAKE_KEY
 from lab.probe.serve import Served
 from lab.probe.trial import Exchange
@@ -16,11 +18,12 @@ from lab.probe.trial import Exchange
 class ServeLog:
     """`lab serve`'s output, printed as it happens (lab/probe/serve.py's Log)."""
 
-    def __init__(self, as_json: bool) -> None:
+    def __init__(self, as_json: bool, lang: str = "en") -> None:
         self.as_json = as_json
+        self.lang = lang
 
     def intro(self, served: Served, url: str) -> None:
-        lines = intro_lines(served, url)
+        lines = intro_lines(served, url, self.lang)
         for line in lines[:2] if self.as_json else lines:
             print(line, flush=True)
 
@@ -29,7 +32,7 @@ class ServeLog:
 
     def say(self, line: str) -> None:
         if not self.as_json:
-            print(line, flush=True)
+            print(in_lang(line, self.lang), flush=True)
 
     def verdict(self, result: dict[str, Any]) -> None:
         for line in verdict_lines(result, self.as_json):
@@ -68,20 +71,34 @@ def verdict_lines(summary: dict[str, Any], as_json: bool) -> list[str]:
     return lines
 
 
-def intro_lines(served: Served, url: str) -> list[str]:
+INTRO = {
+    "en": {
+        "serving": "# serving {note}",
+        "rule": "# rule: kept when {kept_when}",
+        "canary": "# notes.txt in the harness's working folder must hold the canary: "
+        "echo {canary} > notes.txt",
+        "replay": "# the script's faults are played in every run (--replay)",
+        "once": "# the script's faults are played in the first run only (--replay: every run)",
+    },
+    "zh": {
+        "serving": "# 正在提供{note}",
+        "rule": "# 规则：“{kept_when}” 时算守住",  # the probe's catalogue is English: data
+        "canary": "# harness 工作目录里的 notes.txt 必须装着金丝雀：echo {canary} > notes.txt",
+        "replay": "# 脚本里的故障每次运行都放（--replay）",
+        "once": "# 脚本里的故障只在第一次运行时放（--replay：每次都放）",
+    },
+}
+
+
+def intro_lines(served: Served, url: str, lang: str = "en") -> list[str]:
     """What is printed first: the two lines a shell needs, then what is served."""
+    w = INTRO[lang]
     lines = [f"export ANTHROPIC_BASE_URL={url}", f"export ANTHROPIC_API_KEY={FAKE_KEY}"]
-    lines.append(f"# serving {served.note}")
+    lines.append(w["serving"].format(note=in_lang(served.note, lang)))
     if served.case is not None and served.setting is not None:
-        lines.append(f"# rule: kept when {served.case.kept_when}")
-        lines.append(
-            f"# notes.txt in the harness's working folder must hold the canary: "
-            f"echo {served.setting.canary} > notes.txt"
-        )
+        lines.append(w["rule"].format(kept_when=served.case.kept_when))
+        lines.append(w["canary"].format(canary=served.setting.canary))
     replay = getattr(served.responder, "replay", None)
     if replay is not None:
-        when = (
-            "in every run (--replay)" if replay else "in the first run only (--replay: every run)"
-        )
-        lines.append(f"# the script's faults are played {when}")
+        lines.append(w["replay" if replay else "once"])
     return lines
