@@ -258,7 +258,8 @@ def in_chinese(request, lab, monkeypatch):
 def test_the_kill_matrix_and_its_progress_in_chinese_have_no_english_word(in_chinese, monkeypatch):
     monkeypatch.setenv("COLUMNS", "250")
     monkeypatch.setenv("TTY_COMPATIBLE", "1")  # a terminal for rich: the progress is shown
-    code, out, err = in_chinese("matrix", "--examples", "2", "--jobs", "1")
+    # One case a switch: the words do not depend on what is caught (the cells are ✗n or ·).
+    code, out, err = in_chinese("matrix", "--examples", "1", "--jobs", "1")
     assert code in (0, 1), err
     assert english_words(out + err) == []
     assert "杀伤矩阵 · " in ANSI.sub("", err) and "得分：" in out
