@@ -172,7 +172,8 @@ def test_the_worksheet_has_a_line_for_every_question(lang, tmp_path, capsys):
     path = tmp_path / f"worksheet-{lang}.pdf"
     assert main(["worksheet", "--lang", lang, str(path)]) == 0
     found = questions(notebooks_dir())
-    assert f"({len(found)} questions)" in capsys.readouterr().out
+    said = {"en": f"({len(found)} questions)", "zh": f"（{len(found)} 道题）"}[lang]
+    assert said in capsys.readouterr().out
     seen = pdf_text(path)
     for question in found:
         line = "".join(f"{question.id} {question.text[lang]}".split())
