@@ -84,6 +84,9 @@ def test_the_detector_finds_english_prose_and_lets_code_pass():
     assert english_sentences(code) == []
     assert english_sentences("改动：trust_stop_reason=True · D1 · report.md · Bash(rm *)") == []
     assert english_sentences("模型说“Summarise the report now.”") == []
+    # A short line is checked word by word; a tool's name may be named.
+    line = "已写出 a.pdf（3 道题）；用 Jupyter 打开 wrote"
+    assert english_sentences(line, least=1, names={"Jupyter"}) == ["wrote"]
 
 
 # -- the data of every run: what the model, the world and the API said --------------------------
