@@ -4,16 +4,16 @@ A short agent run in Python spends most of its time importing its framework (the
 alone takes about a second). For a target started as `python -m MODULE ...` by this interpreter,
 a warm parent (`python -m lab.probe.warm MODULE`) imports MODULE once, not as __main__ (its
 framework imports run; its `if __name__ == "__main__"` part does not). For `python SCRIPT.py
-...` the parent imports what the script's top-level import statements name (read from its
-source, not run, the script's folder first on the path as the script has it), and learns the
-rest from its first run, below: so trials started at once are all warm. Each trial forks the parent,
-and the child becomes the program: a session of its own, the trial's working folder, environment
-(the parent's is replaced whole), output file and argv; then MODULE (or SCRIPT) runs as __main__,
-and the child ends the way the interpreter ends a program (threads joined, atexit run, output
-flushed). The program cannot tell, except that its framework was imported before its environment
-was set: a library that reads the environment at import time sees the parent's (the same minimal
-environment, with the target's own variables). What a run imports on the way (SDKs import lazily)
-the parent imports before the next fork.
+...` (`lab probe --cmd ... --warm`) the parent imports what the script's top-level import
+statements name (read from its source, not run; the script's folder first on the path, as the
+script has it), so trials started at once are all warm, and learns the rest from each run, below.
+Each trial forks the parent, and the child becomes the program: a session of its own, the
+trial's working folder, environment (the parent's is replaced whole), output file and argv; then
+MODULE (or SCRIPT) runs as __main__, and the child ends the way the interpreter ends a program
+(threads joined, atexit run, output flushed). The program cannot tell, except that its framework
+was imported before its environment was set: a library that reads the environment at import time
+sees the parent's (the same minimal environment, with the target's own variables). What a run
+imports on the way (SDKs import lazily) the parent imports before the next fork.
 
 The parent is started with that environment in a scratch folder of its own, inside the probe's
 network namespace; it runs several children at once. If an import left a thread running, forking
