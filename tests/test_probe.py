@@ -367,6 +367,19 @@ def test_a_warm_start_changes_no_verdict_and_no_evidence(cells):
     assert [(c.verdict, c.trial.exit) for c in warm] == [(c.verdict, c.trial.exit) for c in cold]
 
 
+def test_a_warm_parent_of_a_script_imports_what_its_top_level_imports_name(tmp_path):
+    from lab.probe.warm import script_imports
+
+    assert script_imports(str(AGENT)) == ["sys", "pathlib", "anthropic"]
+    script = tmp_path / "agent.py"
+    script.write_text(
+        "import os.path, json\nfrom . import x\nfrom a.b import c\ndef f():\n    import z\n"
+    )
+    assert script_imports(str(script)) == ["os.path", "json", "a.b"]  # not relative, not nested
+    script.write_text("import (\n")
+    assert script_imports(str(script)) == []  # the run itself will say what is wrong
+
+
 # ---- judges over a hand-made record ------------------------------------------------------------
 def hand_trial(case: str, requests: list[tuple], status: int = 0):
     """A Trial from (body, stage[, arrival second]) requests, each given the stage's healthy

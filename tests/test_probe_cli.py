@@ -29,6 +29,12 @@ def agent(mode: str) -> str:
     return f"{sys.executable} {AGENTS / 'hand_loop.py'} --mode {mode}"
 
 
+# A test program run warm (--warm): forked from a parent that imported the SDK once, with the
+# same verdicts as cold (test_probe.py's test_a_warm_start_changes_no_verdict_and_no_evidence).
+# The cold path of --cmd stays covered by the tests below that do not ask for it.
+WARM = "--warm"
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -47,6 +53,8 @@ def agent(mode: str) -> str:
         (["--cmd", "python a.py", "--final-call", "f"], "--final-call 'f': expected TOOL=JSON"),
         (["lab-reference", "--junit", "/no/such/folder/x.xml"], "--junit /no/such/folder/x.xml"),
         (["lab-reference", "--jobs", "0"], "--jobs: 0 is less than 1"),
+        (["lab-reference", "--warm"], "--warm goes with --cmd"),
+        (["--cmd", "python a.py", "--warm", "--cold"], "--warm goes with --cmd, not with --cold"),
     ],
 )
 def test_usage_errors_are_one_line_and_exit_2(args, message, capsys):
@@ -62,12 +70,14 @@ def test_usage_errors_are_one_line_and_exit_2(args, message, capsys):
 def test_a_program_that_keeps_what_it_is_probed_with_exits_0_and_one_that_fails_exits_1(
     tmp_path,
 ):
-    kept = lab("probe", "--cmd", agent("careful"), "--case", "P1", "P2")
+    kept = lab("probe", "--cmd", agent("careful"), WARM, "--case", "P1", "P2")
     assert kept.returncode == 0, kept.stdout
     assert "2 kept, 0 fail, 0 non-strict, 0 info, 0 n/a, 0 not reached" in said(kept)
     assert kept.stdout == "\n".join(line.rstrip() for line in kept.stdout.split("\n"))
     junit = tmp_path / "probe.xml"
-    broke = lab("probe", "--cmd", agent("trusting"), "--case", "P1", "P3", "--junit", str(junit))
+    broke = lab(
+        "probe", "--cmd", agent("trusting"), WARM, "--case", "P1", "P3", "--junit", str(junit)
+    )
     assert broke.returncode == 1
     assert "P1 read fail, which it claims to keep" in said(broke)
     assert "reproduce: lab serve P1 (in a folder with notes.txt)" in said(broke)
@@ -136,7 +146,7 @@ def test_a_target_runs_in_a_namespace_with_only_loopback_and_a_minimal_environme
 
 
 def test_fuzz_prints_the_smallest_breaker_as_a_lab_serve_script(tmp_path):
-    done = lab("probe", "--cmd", agent("trusting"), "--fuzz", "2")
+    done = lab("probe", "--cmd", agent("trusting"), WARM, "--fuzz", "2")
     assert done.returncode == 1
     script = done.stdout
     assert script.startswith('"""Found by `lab probe --cmd ')
@@ -167,7 +177,20 @@ def test_without_a_namespace_the_probe_says_so_and_runs_anyway():
 
 def test_a_call_naming_the_scratch_folder_is_judged_as_it_was_sent():
     call = 'read_file={"path": "{dir}/notes.txt"}'
-    done = lab("probe", "--cmd", agent("careful"), "--call", call, "--case", "P5", "P1", "--json")
+    done = lab(
+        "probe", "--cmd", agent("careful"), WARM, "--call", call, "--case", "P5", "P1", "--json"
+    )
     result = json.loads(done.stdout)
     assert {c["case"]: c["verdict"] for c in result["cells"]} == {"P1": "kept", "P5": "kept"}
     assert done.returncode == 0
+
+
+def test_warm_makes_a_cmd_program_warm_and_reaches_the_probe_run_again():
+    from lab.cli.parser import build_parser
+    from lab.cli.probe import chosen_targets, probe_argv
+
+    args = build_parser().parse_args(["probe", "--cmd", "python a.py", "--warm"])
+    (target,) = chosen_targets(args)
+    assert (target.warm, target.command) == (True, True)
+    assert "--warm" in probe_argv(args)  # the re-entered probe (in its namespace) starts it warm
+    assert "--warm" not in probe_argv(build_parser().parse_args(["probe", "--cmd", "python a.py"]))

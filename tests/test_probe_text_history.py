@@ -56,8 +56,10 @@ def test_growth_after_a_fault_or_in_a_history_of_blocks_moves_nothing():
 
 @pytest.fixture(scope="module")
 def cells():
+    # Warm, as test_probe.py runs text_history.py: its warm and cold runs read the same
+    # (test_probe.py's test_a_warm_start_changes_no_verdict_and_no_evidence).
     program = f"{sys.executable} {AGENTS / 'text_history.py'} --errors-without-ids"
-    target = command_target(program, final=FINAL)
+    target = command_target(program, final=FINAL, warm=True)
     found = probe_pairs([(target, BY_ID["P2"]), (target, BY_ID["P3"])])
     return {c.case: c for c in found}
 

@@ -114,6 +114,12 @@ def add_parsers(sub: Any, lang: argparse.ArgumentParser) -> None:
     probe.add_argument(
         "--cold", action="store_true", help="start every program afresh (no warm Python starts)"
     )
+    probe.add_argument(
+        "--warm",
+        action="store_true",
+        help="for --cmd: fork a `python SCRIPT.py` or `python -m MODULE` run by the lab's own "
+        "interpreter from a warm parent, as the built-in targets start (same verdicts, faster)",
+    )
 
     serve = sub.add_parser(
         "serve",
@@ -181,7 +187,8 @@ def probe_argv(args: argparse.Namespace, *, every_flag: bool = True) -> list[str
         argv += ["--case", *args.case]
     if every_flag:
         argv += ["--timeout", str(args.timeout)]
-        argv += [f"--{flag}" for flag in ("json", "markdown", "cold") if getattr(args, flag)]
+        flags = ("json", "markdown", "cold", "warm")
+        argv += [f"--{flag}" for flag in flags if getattr(args, flag)]
     return argv
 
 
@@ -198,6 +205,8 @@ def chosen_targets(args: argparse.Namespace) -> list[Any]:
         raise usage_error("--deny-call goes with --cmd (built-in targets declare their own rules)")
     if args.final_call is not None and args.cmd is None:
         raise usage_error("--final-call goes with --cmd (built-in targets declare their own)")
+    if args.warm and (args.cmd is None or args.cold):
+        raise usage_error("--warm goes with --cmd, not with --cold (built-in targets start warm)")
     try:
         if args.all:
             return list(builtin().values())
@@ -205,7 +214,7 @@ def chosen_targets(args: argparse.Namespace) -> list[Any]:
             call = parse_call(args.call) if args.call else READ_NOTES
             denied = parse_call(args.deny_call, "--deny-call") if args.deny_call else None
             final = parse_call(args.final_call, "--final-call") if args.final_call else None
-            return [command_target(args.cmd, call, final=final, denied_call=denied)]
+            return [command_target(args.cmd, call, final, denied, warm=args.warm)]
         return [resolve(name) for name in dict.fromkeys(args.targets)]
     except TargetError as error:
         raise usage_error(str(error)) from None

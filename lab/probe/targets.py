@@ -118,12 +118,15 @@ def command_target(
     call: Call = READ_NOTES,
     final: Call | None = None,
     denied_call: Call | None = None,
+    warm: bool = False,
 ) -> Target:
     """Any program: `command` split like a shell would, the prompt appended as its last argument.
 
     The program is looked up on the caller's PATH; words that name a file or folder in the
     current folder (`my_agent.py`, `./agent`) become absolute paths, so `python my_agent.py`
-    still finds its file from the scratch folder. It starts cold, exactly as typed."""
+    still finds its file from the scratch folder. It starts cold, exactly as typed, unless `warm`
+    (`--warm`): then `python SCRIPT.py` or `python -m MODULE`, when that `python` is the lab's
+    own interpreter, is forked from a warm parent (warm.py) as the built-in targets are."""
     try:
         words = shlex.split(command)
     except ValueError as error:
@@ -142,7 +145,7 @@ def command_target(
         about=f"the program `{command}`",
         claims=tuple(c.id for c in CASES),
         final_call=final,
-        warm=False,
+        warm=warm,
         command=True,
     )
 

@@ -4,15 +4,16 @@ A short agent run in Python spends most of its time importing its framework (the
 alone takes about a second). For a target started as `python -m MODULE ...` by this interpreter,
 a warm parent (`python -m lab.probe.warm MODULE`) imports MODULE once, not as __main__ (its
 framework imports run; its `if __name__ == "__main__"` part does not). For `python SCRIPT.py
-...` (a `--cmd` program) the parent imports nothing at first: it learns the script's imports
-from its first run, below. Each trial forks the parent,
-and the child becomes the program: a session of its own, the trial's working folder, environment
-(the parent's is replaced whole), output file and argv; then MODULE (or SCRIPT) runs as __main__,
-and the child ends the way the interpreter ends a program (threads joined, atexit run, output
-flushed). The program cannot tell, except that its framework was imported before its environment
-was set: a library that reads the environment at import time sees the parent's (the same minimal
-environment, with the target's own variables). What a run imports on the way (SDKs import lazily)
-the parent imports before the next fork.
+...` (`lab probe --cmd ... --warm`) the parent imports what the script's top-level import
+statements name (read from its source, not run; the script's folder first on the path, as the
+script has it), so trials started at once are all warm, and learns the rest from each run, below.
+Each trial forks the parent, and the child becomes the program: a session of its own, the
+trial's working folder, environment (the parent's is replaced whole), output file and argv; then
+MODULE (or SCRIPT) runs as __main__, and the child ends the way the interpreter ends a program
+(threads joined, atexit run, output flushed). The program cannot tell, except that its framework
+was imported before its environment was set: a library that reads the environment at import time
+sees the parent's (the same minimal environment, with the target's own variables). What a run
+imports on the way (SDKs import lazily) the parent imports before the next fork.
 
 The parent is started with that environment in a scratch folder of its own, inside the probe's
 network namespace; it runs several children at once. If an import left a thread running, forking
@@ -22,6 +23,7 @@ trial), as it does for every other target.
 
 from __future__ import annotations
 
+import ast
 import atexit
 import gc
 import json
@@ -104,14 +106,32 @@ def leave(code: int) -> NoReturn:
 
 def learn(listing: Path) -> None:
     """Import what the previous run imported on its way (the SDKs import lazily, on first use)."""
-    if not listing.is_file():
-        return
-    for name in listing.read_text(encoding="utf-8").split():
+    if listing.is_file():
+        imports(listing.read_text(encoding="utf-8").split())
+
+
+def imports(names: list[str]) -> None:
+    for name in names:
         if name not in sys.modules and not name.startswith("__"):
             try:
                 __import__(name)
             except BaseException:  # a module that cannot be imported here is simply skipped
                 continue
+
+
+def script_imports(script: str) -> list[str]:
+    """The modules a script's top-level `import` statements name, read from its source."""
+    try:
+        tree = ast.parse(Path(script).read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return []  # the run will say what is wrong with it
+    names: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module)
+    return names
 
 
 def reply(message: dict) -> None:
@@ -122,7 +142,10 @@ def serve(module: str) -> int:
     """Import `module`; then, for each job line on stdin, fork a child that becomes the program,
     and report each child's exit status (and CPU time) as it ends. Ends at end of input."""
     try:
-        if not is_script(module):  # a script's imports are learned from its first run
+        if is_script(module):
+            sys.path[0] = os.path.dirname(module)  # as `python SCRIPT.py` has it
+            imports(script_imports(module))
+        else:
             __import__(module)
     except BaseException as error:
         reply({"ready": False, "why": f"importing {module}: {type(error).__name__}: {error}"})

@@ -1,0 +1,58 @@
+"""What `--warm` saves a `--cmd` Python program, and whether it changes any verdict.
+
+Runs `lab probe --cmd 'python tests/agents/hand_loop.py --mode MODE'` on a few cases twice, as a
+user runs it: cold (the default, exactly as typed) and with `--warm` (forked from a parent that
+imported the script's imports once). For each it prints the wall time and the CPU time of every
+process involved; then it compares the two matrices cell by cell (verdict and reason).
+
+Run it as:  python benchmarks/probe_warm.py [--mode MODE] [--case ID ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+AGENT = Path(__file__).resolve().parent.parent / "tests" / "agents" / "hand_loop.py"
+
+
+def cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(command: list[str]) -> tuple[float, float, dict]:
+    """(wall seconds, CPU seconds, the JSON) of one `lab probe ... --json`."""
+    cpu, wall = cpu_of_children(), time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    wall, cpu = time.perf_counter() - wall, cpu_of_children() - cpu
+    if not done.stdout:
+        sys.exit(f"lab probe failed: {done.stderr.strip()}")
+    return wall, cpu, json.loads(done.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--mode", default="careful", help="hand_loop.py's mode (default careful)")
+    parser.add_argument("--case", nargs="+", default=["P1", "P2", "P3", "P5", "P10", "P12"])
+    args = parser.parse_args()
+
+    program = f"{sys.executable} {AGENT} --mode {args.mode}"
+    base = [sys.executable, "-m", "lab", "probe", "--cmd", program, "--case", *args.case]
+    seen = {}
+    for name, extra in (("cold", []), ("warm", ["--warm"])):
+        wall, cpu, result = timed([*base, *extra, "--json"])
+        seen[name] = {(c["case"]): (c["verdict"], c["because"]) for c in result["cells"]}
+        print(f"{name}: {wall:6.1f} s wall, {cpu:6.1f} s CPU, {len(result['cells'])} cells")
+    same = seen["cold"] == seen["warm"]
+    print("the same matrix cold and warm" if same else f"DIFFERENT: {seen}")
+    sys.exit(0 if same else 1)
+
+
+if __name__ == "__main__":
+    main()
