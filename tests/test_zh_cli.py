@@ -140,6 +140,37 @@ def test_an_interrupt_and_a_bug_are_chinese(zh, capsys, monkeypatch):
     assert english_sentences(err, "division by zero") == []
 
 
+# An experiment file wrong in every field the loader checks, and one whose code raises.
+BAD_EXPERIMENT = """\
+from lab.experiment import Experiment
+from lab.harness.permissions import Permissions
+from lab.scenario import Scenario
+
+EXPERIMENT = Experiment(
+    id="X1", mechanism="M9", title={"en": "t"}, takeaway={"en": "t", "zh": "t"},
+    flips={"no_such_switch": True, "trust_stop_reason": 1}, grade="Z", source="",
+    scenario=Scenario(
+        [42], prompt=3, max_turns=0, stream="yes", hooks=[1], human=["maybe"],
+        files={1: 2}, permissions=Permissions(deny=["Bash(("], default="maybe"),
+    ),
+    expect={"nothing": (1, 2), "turns": 5},
+)
+"""
+
+
+def test_every_problem_of_an_experiment_file_is_one_chinese_line(zh, tmp_path, capsys):
+    (tmp_path / "x1.py").write_text(BAD_EXPERIMENT)
+    (tmp_path / "x2.py").write_text("import nothing_here\n")
+    assert main(["list", "--dir", str(tmp_path)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 19  # one a problem: 18 in x1.py, x2.py's import
+    raised = "ModuleNotFoundError: No module named 'nothing_here'"
+    for line in lines:
+        assert line.startswith(f"lab：错误：{tmp_path}/x"), line
+        assert english_sentences(line, raised) == [], line
+    assert lines[-1].endswith(f"x2.py:1：代码抛出了 {raised}")
+
+
 @pytest.mark.parametrize(
     ("english", "chinese"),
     [

@@ -9,6 +9,7 @@ import argparse
 import os
 import sys
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -62,7 +63,7 @@ def chosen_lang(argv: Sequence[str]) -> str:
     """The language of `--help` and of the error lines: the last `--lang X` on the command line
     (whichever command it goes with), else `default_lang()`."""
     chosen = None
-    for word, after in zip(argv, [*argv[1:], ""], strict=True):
+    for word, after in pairwise([*argv, ""]):
         if word == "--":
             break
         value = after if word == "--lang" else word.removeprefix("--lang=")
