@@ -12,6 +12,8 @@ import argparse
 class InputError(Exception):
     """Something the user gave is wrong; `lines` says what (and where), one problem a line."""
 
+    prefix = "lab: error: "  # printed before each line
+
     def __init__(self, *lines: str) -> None:
         super().__init__("\n".join(lines))
         self.lines = list(lines)

@@ -14,7 +14,7 @@ from test_zh import english_sentences
 import lab.cli.dispatch as dispatch
 from lab.cli import main
 from lab.cli.error_words import line_in_zh
-from lab.cli.help_words import TITLES, help_in_zh, help_texts, parsers
+from lab.cli.help_words import TITLES, cells, help_in_zh, help_texts, parsers
 from lab.cli.parser import build_parser
 from lab.switches import switch_names
 from lab.testing.invariants import BY_NAME
@@ -63,6 +63,7 @@ def test_every_help_text_has_its_chinese():
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
 @pytest.mark.parametrize("how", ["LAB_LANG=zh", "--lang zh"])
 def test_help_is_chinese(command, how, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
     if how == "LAB_LANG=zh":
         monkeypatch.setenv("LAB_LANG", "zh")
         argv = [*command, "--help"]
@@ -73,6 +74,8 @@ def test_help_is_chinese(command, how, capsys, monkeypatch):
     usage, _, rest = out.partition("\n\n")  # the usage line is a command line: code
     assert usage.startswith("用法：lab") and "选项：" in rest
     assert english_sentences(rest) == []
+    # wrapped by columns, not characters: a Chinese character is two columns wide
+    assert max(cells(line) for line in out.splitlines()) <= 80
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
@@ -166,7 +169,7 @@ def test_every_problem_of_an_experiment_file_is_one_chinese_line(zh, tmp_path, c
     assert len(lines) == 19  # one a problem: 18 in x1.py, x2.py's import
     raised = "ModuleNotFoundError: No module named 'nothing_here'"
     for line in lines:
-        assert line.startswith(f"lab：错误：{tmp_path}/x"), line
+        assert line.startswith(f"{tmp_path}/x"), line  # FILE:LINE first, as in English
         assert english_sentences(line, raised) == [], line
     assert lines[-1].endswith(f"x2.py:1：代码抛出了 {raised}")
 

@@ -192,7 +192,8 @@ def error_lang(argv: list[str] | None) -> str:
 def run_command(argv: list[str] | None, interrupts: Interrupts) -> int:
     stdout, lang = sys.stdout, error_lang(argv)
     if stdout is None:  # started with stdout closed (`lab list >&-`): the output would be lost
-        print(error_line("stdout is closed; nothing can be printed", lang), file=sys.stderr)
+        closed = "stdout is closed; nothing can be printed"
+        print(error_line(StdoutError.prefix, closed, lang), file=sys.stderr)
         return EXIT_USAGE
     sys.stdout = GuardedStdout(stdout)  # type: ignore[assignment]
     try:
@@ -212,12 +213,12 @@ def run_guarded(argv: list[str] | None, interrupts: Interrupts, lang: str = "en"
         sys.stdout.flush()  # what print() buffered fails here, not silently at exit
         return code
     except StdoutError as error:
-        print(error_line(error.lines[0], lang), file=sys.stderr)
+        print(error_line(error.prefix, error.lines[0], lang), file=sys.stderr)
         silence_stdout()
         return EXIT_USAGE
     except InputError as error:
         for line in error.lines:  # one line per problem, never wrapped
-            print(error_line(line, lang), file=sys.stderr)
+            print(error_line(error.prefix, line, lang), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return interrupted(lang)

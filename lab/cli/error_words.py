@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 
-PREFIX = {"en": "lab: error: ", "zh": "lab：错误："}
+# An error's prefix (InputError.prefix) in Chinese; a malformed file's lines have none, they start
+# with FILE:LINE as a compiler's do.
+PREFIX = {"lab: error: ": "lab：错误：", "": ""}
 INTERRUPTED = {"en": "lab: interrupted", "zh": "lab：已中断"}
 BUG = {
     "en": "lab: internal error (a bug in the lab): {what}; traceback in {path}",
@@ -366,8 +368,9 @@ def carried(name: str, value: str) -> str | None:
     return value
 
 
-def error_line(line: str, lang: str) -> str:
-    """`lab: error: LINE` as printed in `lang` (a line no entry knows stays as it is)."""
+def error_line(prefix: str, line: str, lang: str) -> str:
+    """An error's line as printed in `lang`: its prefix and the message (a message no entry
+    knows stays English, prefix and all)."""
     if lang == "zh" and (chinese := line_in_zh(line)) is not None:
-        return PREFIX["zh"] + chinese
-    return PREFIX[lang] + line
+        return PREFIX.get(prefix, prefix) + chinese
+    return prefix + line

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import unicodedata
 from collections.abc import Iterator
 
 from lab.cli.parser import EXIT_CODES as EXIT_CODES_EN
@@ -21,13 +22,15 @@ HEADINGS = re.compile(rf"^({'|'.join(TITLES.values())}):$", re.MULTILINE)  # arg
 EXIT_CODES = """\
 退出码：
   0    每个实验都复现了预期的退化（或命令完成了它的工作）
-  1    有实验没有复现，或有不变式被打破（`lab probe`：某个目标声称守住的用例判为 fail）
-  2    用法或输入错误：选项或取值不对、未知的 id、有问题的实验文件（或它的代码运行时抛出
-       异常）、文件夹不存在、输出文件无法写入（在任何工作开始之前检查）、stdout 已关闭或
-       已满；一行说明是什么、在哪里
-  3    实验室内部错误，即缺陷：一行说明，完整的回溯写进临时文件夹里的一个文件
-  4    `lab probe --cmd`：程序在某个用例上没有被触达（它从没拿到脚本的回答：脚本缺失、
-       导入时崩溃、卡住、路径不对）
+  1    有实验没有复现，或有不变式被打破（`lab probe`：某个目标声称守住
+       的用例判为 fail）
+  2    用法或输入错误：选项或取值不对、未知的 id、有问题的实验文件（或
+       它的代码运行时抛出异常）、文件夹不存在、输出文件无法写入（在任何
+       工作开始之前检查）、stdout 已关闭或已满；一行说明是什么、在哪里
+  3    实验室内部错误，即缺陷：一行说明，完整的回溯写进临时文件夹里的
+       一个文件
+  4    `lab probe --cmd`：程序在某个用例上没有被触达（它从没拿到脚本的
+       回答：脚本缺失、导入时崩溃、卡住、路径不对）
   130  被中断（Ctrl-C）
   管道被关上时（`lab run | head -3`）安静地以 0 结束。
 """
@@ -248,11 +251,66 @@ def help_texts(parser: argparse.ArgumentParser) -> list[tuple[object, str, str]]
     return found
 
 
+def cells(text: str) -> int:
+    """Columns `text` takes on a terminal: a Chinese character takes two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+# What a line may break between: one Chinese character or a run of anything else but spaces,
+# with the opening marks before it and the closing marks after it (none starts or ends a line).
+OPENING, CLOSING = "（「“", "）」”，。、；：？！"
+WIDE = "\u2e80-\u9fff\u3000-\u303f\uff00-\uffef"
+PIECES = re.compile(
+    rf"[{OPENING}]*(?:(?![{OPENING}{CLOSING}])[{WIDE}]|[^\s{WIDE}]+)[{CLOSING}]*"
+    rf"|[{OPENING}{CLOSING}]| "
+)
+
+
+def wrapped(text: str, width: int) -> list[str]:
+    """`text` in lines of at most `width` columns (textwrap counts characters, and a Chinese
+    one is two columns wide): a line may break between two Chinese characters, never next to
+    a mark that belongs to a word."""
+    lines = [""]
+    for piece in PIECES.findall(" ".join(text.split())):
+        line = lines[-1]
+        if line and piece != " " and cells(line + piece) > width:
+            lines[-1] = line.rstrip()
+            lines.append(piece)
+        elif line or piece != " ":
+            lines[-1] = line + piece
+    return lines
+
+
+class ChineseHelp(argparse.HelpFormatter):
+    """argparse's formatter with Chinese lines wrapped by their width on a terminal."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return wrapped(text, width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n".join(indent + line for line in wrapped(text, width - len(indent)))
+
+
+class ChineseRawDescription(argparse.RawDescriptionHelpFormatter):
+    """The same for a parser whose description and epilog are laid out by hand."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return wrapped(text, width)
+
+
+FORMATTERS: dict[object, type[argparse.HelpFormatter]] = {  # argparse's → the Chinese one
+    argparse.HelpFormatter: ChineseHelp,
+    argparse.RawDescriptionHelpFormatter: ChineseRawDescription,
+}
+
+
 def in_chinese(parser: argparse.ArgumentParser) -> None:
     """Switch every help text of `parser` and its subparsers to Chinese where the table has it,
     and their usage prefix (lab/cli/parser.py's Parser reads `lang`)."""
     for each in parsers(parser):
         each.lang = "zh"  # type: ignore[attr-defined]
+        if (formatter := FORMATTERS.get(each.formatter_class)) is not None:
+            each.formatter_class = formatter
     for holder, attribute, text in help_texts(parser):
         chinese = TITLES.get(text) if attribute == "title" else help_in_zh(text)
         if chinese is not None:
