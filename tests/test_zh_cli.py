@@ -14,8 +14,9 @@ from test_zh import english_sentences
 import lab.cli.dispatch as dispatch
 from lab.cli import main
 from lab.cli.error_words import line_in_zh
-from lab.cli.help_words import TITLES, cells, help_in_zh, help_texts, parsers
+from lab.cli.help_words import HELP, TITLES, cells, help_in_zh, help_texts, parsers
 from lab.cli.parser import build_parser
+from lab.cli.probe import peers_install
 from lab.switches import switch_names
 from lab.testing.invariants import BY_NAME
 
@@ -58,6 +59,13 @@ def test_every_help_text_has_its_chinese():
         if (TITLES.get(text) if attribute == "title" else help_in_zh(text)) is None
     ]
     assert missing == []
+
+
+def test_every_chinese_help_text_is_still_used():
+    shown = {text for _, _, text in help_texts(build_parser())}
+    if peers_install() is None:  # a checkout without the peers has no `lab peers`
+        shown |= {text for text in HELP if "a peer " in text}
+    assert sorted(set(HELP) - shown) == []
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
