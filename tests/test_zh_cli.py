@@ -15,7 +15,7 @@ import lab.cli.dispatch as dispatch
 from lab.cli import main
 from lab.cli.error_words import line_in_zh
 from lab.cli.help_words import HELP, TITLES, cells, help_in_zh, help_texts, parsers
-from lab.cli.parser import build_parser
+from lab.cli.parser import build_parser, chosen_lang
 from lab.cli.probe import peers_install
 from lab.switches import switch_names
 from lab.testing.invariants import BY_NAME
@@ -200,3 +200,18 @@ def test_a_line_carries_its_data_across(english, chinese):
 def test_a_line_no_pattern_knows_stays_english(zh, capsys, monkeypatch):
     assert line_in_zh("something entirely new went wrong") is None
     assert line_in_zh("argument --x: something entirely new went wrong") is None  # inner unknown
+
+
+@pytest.mark.parametrize(
+    ("argv", "lang"),
+    [
+        (["run", "--lang", "zh"], "zh"),
+        (["run", "--lang=zh", "D1"], "zh"),
+        (["hunt", "x", "--lang", "zh", "--lang", "en"], "en"),  # the last one, as argparse reads
+        (["run", "--", "--lang", "zh"], "en"),  # after `--` it is an argument, not a flag
+        (["run", "--lang", "fr"], "en"),  # not a language: the default
+        (["run", "--lang"], "en"),
+    ],
+)
+def test_the_language_of_help_and_errors_is_the_last_lang_flag(argv, lang):
+    assert chosen_lang(argv) == lang
