@@ -105,7 +105,7 @@ def test_any_command_line_is_handled(instant_searches, capsys, argv, stdout):
     assert "Traceback" not in out + err, argv
     if code == 2:
         lines = err.splitlines()
-        assert len(lines) == 1 and lines[0].startswith("lab: error: "), (argv, err)
+        assert len(lines) == 1 and lines[0].startswith(("lab: error: ", "lab：错误：")), (argv, err)
         assert out == "", argv
     elif "--json" in argv and argv[0] in ("run", "show", "compare", "switches", "matrix"):
         json.loads(out)  # stdout is JSON and nothing else

@@ -22,8 +22,9 @@ from typing import IO, TYPE_CHECKING, Any, cast
 
 from lab import __version__
 from lab.cli import commands, parts, probe, teacher
-from lab.cli.parser import EXIT_BUG, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, parse
-from lab.errors import InputError, StdoutError
+from lab.cli.error_words import BUG, INTERRUPTED, error_line
+from lab.cli.parser import EXIT_BUG, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, chosen_lang, parse
+from lab.errors import InputError, StdoutError, UsageError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -180,19 +181,28 @@ def main(argv: list[str] | None = None) -> int:
             gc.freeze()
 
 
+def error_lang(argv: list[str] | None) -> str:
+    """The language of the lines on stderr: `--help`'s (an unknown LAB_LANG: English)."""
+    try:
+        return chosen_lang(sys.argv[1:] if argv is None else argv)
+    except UsageError:
+        return "en"
+
+
 def run_command(argv: list[str] | None, interrupts: Interrupts) -> int:
-    stdout = sys.stdout
+    stdout, lang = sys.stdout, error_lang(argv)
     if stdout is None:  # started with stdout closed (`lab list >&-`): the output would be lost
-        print("lab: error: stdout is closed; nothing can be printed", file=sys.stderr)
+        closed = "stdout is closed; nothing can be printed"
+        print(error_line(StdoutError.prefix, closed, lang), file=sys.stderr)
         return EXIT_USAGE
     sys.stdout = GuardedStdout(stdout)  # type: ignore[assignment]
     try:
-        return run_guarded(argv, interrupts)
+        return run_guarded(argv, interrupts, lang)
     finally:
         sys.stdout = stdout
 
 
-def run_guarded(argv: list[str] | None, interrupts: Interrupts) -> int:
+def run_guarded(argv: list[str] | None, interrupts: Interrupts, lang: str = "en") -> int:
     try:
         try:
             args = parse(argv)
@@ -203,29 +213,27 @@ def run_guarded(argv: list[str] | None, interrupts: Interrupts) -> int:
         sys.stdout.flush()  # what print() buffered fails here, not silently at exit
         return code
     except StdoutError as error:
-        print(error.prefix + error.lines[0], file=sys.stderr)
+        print(error_line(error.prefix, error.lines[0], lang), file=sys.stderr)
         silence_stdout()
         return EXIT_USAGE
     except InputError as error:
-        for line in error.lines:
-            print(error.prefix + line, file=sys.stderr)  # one line per problem, never wrapped
+        for line in error.lines:  # one line per problem, never wrapped
+            print(error_line(error.prefix, line, lang), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        return interrupted()
+        return interrupted(lang)
     except BrokenPipeError:
         silence_stdout()
         return EXIT_OK
     except Exception as error:
         if interrupts.seen:
-            return interrupted()
+            return interrupted(lang)
         path = bug_report()
         what = " ".join(f"{type(error).__name__}: {error}".split())
-        print(
-            f"lab: internal error (a bug in the lab): {what}; traceback in {path}", file=sys.stderr
-        )
+        print(BUG[lang].format(what=what, path=path), file=sys.stderr)
         return EXIT_BUG
 
 
-def interrupted() -> int:
-    print("lab: interrupted", file=sys.stderr)
+def interrupted(lang: str) -> int:
+    print(INTERRUPTED[lang], file=sys.stderr)
     return EXIT_INTERRUPTED

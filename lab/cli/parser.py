@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Mapping
+import sys
+from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -57,9 +59,37 @@ def default_lang(env: Mapping[str, str] = os.environ) -> str:
     return "zh" if locale.lower().startswith("zh") else "en"
 
 
+def chosen_lang(argv: Sequence[str]) -> str:
+    """The language of `--help` and of the error lines: the last `--lang X` on the command line
+    (whichever command it goes with), else `default_lang()`."""
+    chosen = None
+    for word, after in pairwise([*argv, ""]):
+        if word == "--":
+            break
+        value = after if word == "--lang" else word.removeprefix("--lang=")
+        if word.startswith("--lang") and value in LANGUAGES:
+            chosen = value
+    return chosen or default_lang()
+
+
 class Parser(argparse.ArgumentParser):
+    lang = "en"  # "zh" once lab/cli/help_words.py has put its help into Chinese
+
     def error(self, message: str) -> NoReturn:  # one readable line instead of argparse's usage dump
         raise UsageError(f"{message} (see '{self.prog} --help')")
+
+    def format_usage(self) -> str:
+        return self.in_lang(super().format_usage())
+
+    def format_help(self) -> str:
+        return self.in_lang(super().format_help())
+
+    def in_lang(self, text: str) -> str:
+        if self.lang != "zh":
+            return text
+        from lab.cli.help_words import argparse_words_in_zh
+
+        return argparse_words_in_zh(text)
 
 
 # ---- values on the command line ------------------------------------------------------------
@@ -77,6 +107,10 @@ def switch_setting(text: str) -> tuple[str, Any]:
 def parse(argv: list[str] | None) -> argparse.Namespace | None:
     """The command line read; None for `lab --version` (printed here), else a command."""
     parser = build_parser()
+    if chosen_lang(sys.argv[1:] if argv is None else argv) == "zh":
+        from lab.cli.help_words import in_chinese
+
+        in_chinese(parser)
     args = parser.parse_args(argv)
     if args.version:
         if args.command is not None:
