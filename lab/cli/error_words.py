@@ -91,6 +91,9 @@ PHRASES = {
     "--final-call goes with --cmd (built-in targets declare their own)": (
         "--final-call 只能配 --cmd（内置目标自带它们的结束工具）"
     ),
+    "--warm goes with --cmd, not with --cold (built-in targets start warm)": (
+        "--warm 只能配 --cmd，不能配 --cold（内置目标本来就预热启动）"
+    ),
     "--fuzz needs one target": "--fuzz 只能配一个目标",
     "--cmd: the command is empty": "--cmd：命令是空的",
     "--call goes with a probe case id (P1, P2, ...)": "--call 只能配探测用例 id（P1、P2 ……）",

@@ -135,6 +135,11 @@ HELP = {
         "每次试验的秒数（默认 60；P12 是它的两倍，P22 是三倍）"
     ),
     "start every program afresh (no warm Python starts)": "每个程序都从头启动（不用预热的 Python）",
+    "for --cmd: fork a `python SCRIPT.py` or `python -m MODULE` run by the lab's own interpreter "
+    "from a warm parent, as the built-in targets start (same verdicts, faster)": (
+        "配 --cmd 用：若 `python SCRIPT.py` 或 `python -m MODULE` 由实验室自己的解释器运行，"
+        "就从一个预热的父进程 fork 出来，和内置目标的启动方式一样（判定相同，更快）"
+    ),
     # serve
     "Serve the fake Messages API on 127.0.0.1. The first two lines printed are `export "
     "ANTHROPIC_BASE_URL=...` and `export ANTHROPIC_API_KEY=...`, to paste into the harness's "
