@@ -75,3 +75,18 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     if parent.config.option.nbmake and SOURCE.fullmatch(file_path.name):
         return PercentNotebookFile.from_parent(parent, path=file_path)
     return None
+
+
+class NotebookSource(pytest.File):
+    """A notebook's source named on the command line (`pytest --nbmake notebooks/08_x.py`), seen
+    as a Python file: it holds no tests, and importing it would run the whole notebook once more
+    outside its kernel."""
+
+    def collect(self):
+        return []
+
+
+def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> pytest.File | None:
+    if SOURCE.fullmatch(module_path.name):
+        return NotebookSource.from_parent(parent, path=module_path)
+    return None
