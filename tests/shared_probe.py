@@ -88,11 +88,7 @@ def run(folder: Path) -> dict:
     assert strace, "strace is needed to watch the probe (apt-get install -y strace)"
     trace = folder / "trace"
     trace.mkdir()
-    # No bytecode written (beside the sources is outside the temp folder), and none looked for in
-    # the suite's PYTHONPYCACHEPREFIX (tests/conftest.py): each process reads the bytecode pip
-    # compiled at install, as a user's run does, instead of compiling its frameworks again.
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPYCACHEPREFIX"}
-    env.update(TMPDIR=str(folder), PYTHONDONTWRITEBYTECODE="1")
+    env = {**os.environ, "TMPDIR": str(folder), "PYTHONDONTWRITEBYTECODE": "1"}
     command = [
         strace, "-ff", "-y", "-qq", "--seccomp-bpf", "-e", f"trace={TRACED}",
         "-o", str(trace / "log"),
