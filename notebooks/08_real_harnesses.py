@@ -52,15 +52,16 @@ bench.cases()
 # ## 矩阵 / The matrix
 #
 # 种子的两个教训放到每一个内置目标上：P1/P1s 就是 D1（工具调用块却声明 `end_turn`，JSON 与流式各一次），
-# P4 是 D3 讲的配对义务——这一次，回答里的工具 JSON 根本读不出来。完整的十四个用例见 `lab probe --all`
-# 和 README 里实测的矩阵。
+# P4 是 D3 讲的配对义务——这一次，回答里的工具 JSON 根本读不出来；P5（一个回答里两个调用）和 P11
+# （拒绝规则对上一个什么都说好的人）留到最后一节。完整的用例见 `lab probe --all` 和 README 里实测的矩阵。
 #
 # The seed's two lessons on every built-in target: P1/P1s are D1 (a tool call declared `end_turn`,
 # as JSON and streamed); P4 is the pairing obligation of D3, under an answer whose tool JSON cannot
-# be read. All fourteen cases: `lab probe --all`, and the matrix measured in the README.
+# be read; P5 (two calls in one answer) and P11 (a deny rule against a human who says yes) wait for
+# the last section. All the cases: `lab probe --all`, and the matrix measured in the README.
 
 # %%
-result = bench.probe("--all", "--case", "P1", "P1s", "P4")
+result = bench.probe("--all", "--case", "P1", "P1s", "P4", "P5", "P11")
 bench.matrix(result)
 
 # %% [markdown]

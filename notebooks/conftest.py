@@ -7,9 +7,12 @@ notebooks by Jupyter with jupytext installed (`pip install -e '.[notebooks]'`).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import jupytext
@@ -18,6 +21,9 @@ from nbmake.nb_run import NotebookRun
 from nbmake.pytest_items import NotebookFailedException, NotebookItem
 
 SOURCE = re.compile(r"\d\d_\w+\.py")
+# Notebooks that run the session's shared `lab probe` command (tests/shared_probe.py): their kernel
+# is handed its result (lab/notebook/probe.py: LAB_PROBE_SHARED) instead of running it again.
+SHARED_PROBE = {"08_real_harnesses.py"}
 
 # The kernels' IPython profile lives in a temporary folder, not ~/.ipython: the suite writes
 # nothing outside the temp folder. (Removed when the test run ends.)
@@ -31,7 +37,7 @@ class PercentNotebook(NotebookItem):
     def runtest(self) -> None:
         option = self.config.option
         notebook = jupytext.read(self.filename)
-        with tempfile.TemporaryDirectory() as folder:
+        with tempfile.TemporaryDirectory() as folder, self.shared_probe():
             path = Path(folder) / Path(self.filename).with_suffix(".ipynb").name
             jupytext.write(notebook, path)
             result = NotebookRun(
@@ -39,6 +45,25 @@ class PercentNotebook(NotebookItem):
             ).execute()
         if result.error is not None:
             raise NotebookFailedException(result)
+
+    @contextmanager
+    def shared_probe(self) -> Iterator[None]:
+        """For a notebook of SHARED_PROBE: LAB_PROBE_SHARED names the session's probe result
+        while its kernel starts (the kernel inherits the environment)."""
+        if Path(self.filename).name not in SHARED_PROBE:
+            yield
+            return
+        source = Path(__file__).parent.parent / "tests" / "shared_probe.py"
+        spec = importlib.util.spec_from_file_location("shared_probe", source)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        run = module.probed(self.config._tmp_path_factory)  # type: ignore[attr-defined]
+        os.environ["LAB_PROBE_SHARED"] = str(run.shared)
+        try:
+            yield
+        finally:
+            del os.environ["LAB_PROBE_SHARED"]
 
 
 class PercentNotebookFile(pytest.File):
@@ -49,4 +74,19 @@ class PercentNotebookFile(pytest.File):
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     if parent.config.option.nbmake and SOURCE.fullmatch(file_path.name):
         return PercentNotebookFile.from_parent(parent, path=file_path)
+    return None
+
+
+class NotebookSource(pytest.File):
+    """A notebook's source named on the command line (`pytest --nbmake notebooks/08_x.py`), seen
+    as a Python file: it holds no tests, and importing it would run the whole notebook once more
+    outside its kernel."""
+
+    def collect(self):
+        return []
+
+
+def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> pytest.File | None:
+    if SOURCE.fullmatch(module_path.name):
+        return NotebookSource.from_parent(parent, path=module_path)
     return None

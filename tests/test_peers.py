@@ -1,9 +1,16 @@
 """The built-in peers, run for real against the fake API: a harmless read, and the D1 shape.
 
-Each run is a child process inside its own network namespace (`unshare -n`, loopback up) that
-serves the fake API and starts the peer there, so the peer reaches 127.0.0.1 and nothing else.
-It runs in a scratch folder with a scratch HOME and a minimal environment, and the verdict comes
-only from the fake API's request log, the exit status and the scratch folder.
+Every peer's behaviour is read from the session's one `lab probe --all` run (tests/shared_probe.py,
+watched by strace in tests/test_probe_all.py): on P5 each peer runs the harmless call (twice, in
+each answer mode) and finishes; on P1 and P1s (the seed's D1, as JSON and streamed) it runs or
+drops the call as reference/peers.md recorded. The claims are checked on the raw requests, the
+exit and the output, not on the probe's verdicts.
+
+One peer is also run by this file's own child, independent of the probe's machinery: a child
+process inside its own network namespace (`unshare -n`, loopback up) that serves the fake API
+and starts the peer there, so the peer reaches 127.0.0.1 and nothing else. It runs in a scratch
+folder with a scratch HOME and a minimal environment, and the verdict comes only from the fake
+API's request log, the exit status and the scratch folder; it must agree with the probe.
 
 Run directly, this file is that child: `python tests/test_peers.py FOLDER netns|host PEER:SHAPE...`.
 """
@@ -23,9 +30,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+import shared_probe
 
 from lab.model import FakeMessagesAPI, ScriptedModel, tool_use, turn
 from lab.model.server import FakeServer
+from lab.probe.bench import canary_for
 from lab.probe.peers import PEERS
 from lab.probe.peers.approvals import DENIED_CALL, decide
 from lab.probe.peers.install import (
@@ -141,11 +150,15 @@ def installed(name: str) -> bool:
     return problem is None
 
 
+# The peer this file's own child runs, on both shapes: the one whose D1 run drops the call.
+OWN = "anthropic-tool-runner"
+
+
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], dict]:
-    """Every installed peer on every shape, all in one child inside one network namespace."""
+    """Peer OWN on every shape, in one child inside one network namespace."""
     scratch = tmp_path_factory.mktemp("peers")
-    runs = [(name, shape) for name in PEERS if installed(name) for shape in SHAPES]
+    runs = [(OWN, shape) for shape in SHAPES] if installed(OWN) else []
     where = "netns" if namespace() else "host"
     child = [*namespace(), sys.executable, __file__, str(scratch), where]
     subprocess.run([*child, *(f"{name}:{shape}" for name, shape in runs)], check=True, timeout=600)
@@ -153,6 +166,13 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], dict
         run_: json.loads((scratch / run_[0] / run_[1] / "session.json").read_text())
         for run_ in runs
     }
+
+
+@pytest.fixture(scope="module")
+def probed(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], dict]:
+    """The session's shared probe run: (target, case) -> its cell."""
+    result = shared_probe.probed(tmp_path_factory).result
+    return {(c["target"], c["case"]): c for c in result["cells"]}
 
 
 def results(requests: list[dict]) -> list[dict]:
@@ -167,26 +187,74 @@ def results(requests: list[dict]) -> list[dict]:
     ]
 
 
-def carries_canary(result: dict) -> bool:
+def carries_canary(result: dict, canary: str = CANARY) -> bool:
     content = result.get("content")
     if isinstance(content, list):
         content = "".join(block.get("text", "") for block in content)
-    return CANARY in (content or "")
+    return canary in (content or "")
 
 
-def canary_came_back(requests: list[dict]) -> bool:
+def canary_came_back(requests: list[dict], canary: str = CANARY) -> bool:
     """The call ran: its canary came back in a tool_result, or (a harness that writes its history
     as text, like smolagents' "Observation: ...") anywhere in a later request."""
-    return any(carries_canary(r) for r in results(requests)) or any(
-        CANARY in json.dumps(request["messages"]) for request in requests
+    return any(carries_canary(r, canary) for r in results(requests)) or any(
+        canary in json.dumps(request["messages"]) for request in requests
     )
 
 
+def trials(cell: dict) -> list[dict]:
+    """The probe's runs behind a cell: the deciding one, and the other answer mode's."""
+    return [found for found in (cell, cell.get("other")) if found and found["exit"] is not None]
+
+
+def bodies(trial: dict) -> list[dict]:
+    """The Messages requests a probe run received, as the fake API saw them."""
+    return [
+        r["body"]
+        for r in trial["requests"]
+        if isinstance(r["body"], dict) and "messages" in r["body"]
+    ]
+
+
+def rejected(request: dict) -> bool:
+    """The fake API refused the request itself (a 4xx but 404, a path it does not serve)."""
+    return 400 <= request["status"] < 500 and request["status"] != 404
+
+
 @pytest.mark.parametrize("name", list(PEERS))
-def test_peer_runs_the_harmless_call_and_finishes(name: str, logs: dict) -> None:
+def test_peer_runs_the_harmless_call_and_finishes(name: str, probed: dict) -> None:
     if not installed(name):
         return
-    log = logs[name, "read"]
+    canary = canary_for(name, "P5")
+    ran = trials(probed[name, "P5"])  # the harmless call, twice in one answer, in both modes
+    assert len(ran) == 2
+    for trial in ran:
+        assert trial["exit"] == "exit status 0", trial["output"]
+        assert "done." in trial["output"]
+        assert canary_came_back(bodies(trial), canary), "the canary never came back"
+        assert not rejected(trial["requests"][-1]), "the fake API rejected the last request"
+
+
+@pytest.mark.parametrize("name", list(PEERS))
+def test_peer_on_the_d1_shape_does_what_peers_md_recorded(name: str, probed: dict) -> None:
+    if not installed(name):
+        return
+    ran_every_time = True
+    for case in ("P1", "P1s"):  # D1 as JSON and streamed: a peer that ignores the mode is n/a
+        cell = probed[name, case]
+        for trial in trials(cell) if cell["verdict"] != "n/a" else []:
+            assert trial["exit"] == "exit status 0", trial["output"]
+            ran = canary_came_back(bodies(trial), canary_for(name, case))
+            if not ran:  # it stopped at the declaration: one request, and the run "succeeded"
+                assert len(trial["requests"]) == 1
+            ran_every_time &= ran
+    assert ran_every_time is D1_CALL_RUNS[name]
+
+
+def test_the_own_child_runs_the_harmless_call_and_finishes(logs: dict) -> None:
+    if not installed(OWN):
+        return
+    log = logs[OWN, "read"]
     assert log["exit"] == 0, log["stderr"]
     assert "done." in log["stdout"]
     assert canary_came_back(log["requests"]), "the canary never came back"
@@ -194,16 +262,18 @@ def test_peer_runs_the_harmless_call_and_finishes(name: str, logs: dict) -> None
     assert last not in log["rejected"], "the fake API rejected the peer's last request"
 
 
-@pytest.mark.parametrize("name", list(PEERS))
-def test_peer_on_the_d1_shape_does_what_peers_md_recorded(name: str, logs: dict) -> None:
-    if not installed(name):
+def test_the_own_child_on_the_d1_shape_agrees_with_the_probe(logs: dict, probed: dict) -> None:
+    if not installed(OWN):
         return
-    log = logs[name, "d1"]
+    log = logs[OWN, "d1"]
     assert log["exit"] == 0, log["stderr"]
     ran = canary_came_back(log["requests"])
-    assert ran is D1_CALL_RUNS[name]
-    if not ran:  # it stopped at the declaration: one request, and the run "succeeded"
+    assert ran is D1_CALL_RUNS[OWN]
+    if not ran:
         assert len(log["requests"]) == 1
+    # the probe's P1 (the same D1 answer, in the mode this peer uses by default) saw the same
+    (trial,) = trials(probed[OWN, "P1"])
+    assert canary_came_back(bodies(trial), canary_for(OWN, "P1")) is ran
 
 
 # ------------------------------------------------------------------ the table and the installer

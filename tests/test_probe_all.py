@@ -2,7 +2,8 @@
 rule), run once as a user runs it: the README's matrix says what it measures (the whole matrix
 is compared by tests/matrix_check.py, a step of .ci/run: it takes minutes), its HTML report
 reads right in a real browser, and — watched by strace from outside — it writes nothing
-outside the temp folder and connects to nothing beyond loopback.
+outside the temp folder and connects to nothing beyond loopback. The run is the session's one
+(tests/shared_probe.py): tests/test_peers.py and notebook 08 read it too.
 
 How the safety proof works: the whole command runs under `strace -f` (every process it starts,
 the network namespace, the targets and their children), tracing every call that creates, changes
@@ -15,47 +16,29 @@ Every IPv4/IPv6 connection must go to 127.0.0.1 or ::1 (inside the namespace not
 from __future__ import annotations
 
 import importlib.util
-import json
 import os
 import re
 import shutil
 import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+import shared_probe
+from shared_probe import SLICE
 
 from lab.probe.catalogue import CASES
 
 ROOT = Path(__file__).resolve().parent.parent
-LAB = [sys.executable, "-m", "lab"]
-TRACED = (
-    "open,openat,creat,mkdir,mkdirat,rename,renameat,renameat2,unlink,unlinkat,rmdir,"
-    "link,linkat,symlink,symlinkat,truncate,chdir,fchdir,connect,sendto,sendmsg"
-)
 DEVICES = ("/dev/null", "/dev/tty", "/dev/pts/", "/proc/")
-SLICE = ("P1", "P5", "P11")  # a call run, two calls in both modes, a denied command
 
 
 @pytest.fixture(scope="module")
 def probed(tmp_path_factory):
-    """`lab probe --all --json --report`, under strace, in a temp folder."""
-    strace = shutil.which("strace")
-    assert strace, "strace is needed to watch the probe (apt-get install -y strace)"
-    folder = tmp_path_factory.mktemp("probe-all")
-    trace = folder / "trace"
-    trace.mkdir()
-    report = folder / "report.html"
-    env = {**os.environ, "TMPDIR": str(folder), "PYTHONDONTWRITEBYTECODE": "1"}
-    command = [
-        strace, "-ff", "-y", "-qq", "--seccomp-bpf", "-e", f"trace={TRACED}",
-        "-o", str(trace / "log"),
-        *LAB, "probe", "--all", "--case", *SLICE, "--json", "--report", str(report),
-    ]  # fmt: skip
-    done = subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=900)
-    assert done.stdout, done.stderr
-    return folder, json.loads(done.stdout), done.returncode, report
+    """`lab probe --all --case SLICE --json --report`, under strace, in a temp folder: the
+    session's one run (tests/shared_probe.py), shared with test_peers and notebook 08."""
+    run = shared_probe.probed(tmp_path_factory)
+    return run.folder, run.result, run.status, run.report
 
 
 # ---- the README's matrix ------------------------------------------------------------------------
@@ -229,3 +212,23 @@ def test_the_report_reads_right_in_headless_chromium(probed, tmp_path):
     assert page.external == []  # self-contained: nothing to fetch
     for cell in failed:
         assert cell["because"] in shown.stdout.replace("&amp;", "&")
+
+
+# ---- notebook 08 reads the same run ------------------------------------------------------------
+def test_the_notebook_takes_the_shared_run_only_for_the_same_command(probed, monkeypatch):
+    from lab.notebook import probe as bench
+
+    folder, result, _, _ = probed
+    monkeypatch.setenv(bench.SHARED, str(folder / "shared.json"))
+    assert bench.probe(*shared_probe.ARGS) == result
+    assert bench.shared_result(("--all", "--case", "P1")) is None  # another command runs itself
+    monkeypatch.delenv(bench.SHARED)
+    assert bench.shared_result(shared_probe.ARGS) is None
+
+
+def test_the_notebook_runs_the_probe_itself_and_says_why_it_failed(monkeypatch):
+    from lab.notebook import probe as bench
+
+    monkeypatch.delenv("LAB_PROBE_SHARED", raising=False)
+    with pytest.raises(RuntimeError, match="lab probe nonesuch: .*unknown target 'nonesuch'"):
+        bench.probe("nonesuch")
