@@ -14,12 +14,29 @@ from lab.cli import main
 from lab.experiment import load_file, run_experiment
 from lab.switches import switch_names
 from lab.testing.invariants import INVARIANTS
-from lab.testing.search import hunt, kill_matrix, matrix_row
+from lab.testing.search import Finding, hunt, kill_matrix, matrix_row
 
 
 @pytest.fixture(scope="module")
 def matrix():
     return kill_matrix(jobs=2)  # the same settings as `lab matrix`
+
+
+HUNTS: dict[tuple, Finding | None] = {}  # (switch, invariant, examples) -> what it found
+
+
+@pytest.fixture
+def hunt_once(monkeypatch):
+    """`lab hunt` runs each distinct hunt once in this file: a hunt is deterministic, and the
+    tests that repeat one are about what the command does with it (ids, --force, the file)."""
+
+    def remembered(switch, *, invariant=None, examples, tick=None):
+        key = (switch, invariant, examples)
+        if key not in HUNTS:
+            HUNTS[key] = hunt(switch, invariant=invariant, examples=examples, tick=tick)
+        return HUNTS[key]
+
+    monkeypatch.setattr(commands, "hunt", remembered)
 
 
 def test_every_fault_in_the_lab_is_caught_by_an_invariant(matrix):
@@ -102,7 +119,7 @@ def test_hunt_prints_the_experiment_on_stdout_without_out(capsys):
     assert namespace["EXPERIMENT"].flips == {"trust_stop_reason": True}
 
 
-def test_hunt_refuses_to_overwrite_without_force(tmp_path, capsys):
+def test_hunt_refuses_to_overwrite_without_force(tmp_path, capsys, hunt_once):
     path = tmp_path / "taken.py"
     path.write_text("keep me\n")
     assert main(["hunt", "pair_protection", "--out", str(path)]) == 2
@@ -116,7 +133,7 @@ def test_hunt_refuses_to_overwrite_without_force(tmp_path, capsys):
     assert load_file(path).id == "D3h"
 
 
-def test_two_hunts_into_one_folder_get_distinct_ids(tmp_path, capsys):
+def test_two_hunts_into_one_folder_get_distinct_ids(tmp_path, capsys, hunt_once):
     for name in ("first.py", "second.py", "third.py"):
         assert (
             main(["hunt", "pair_protection", "--examples", "40", "--out", str(tmp_path / name)])

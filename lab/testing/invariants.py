@@ -226,11 +226,12 @@ def hooks_only_tighten(run: Run) -> str | None:
     human who approves everything, never executes with the hooks, whatever the human says.
     (Judged call by call at the gates: a hook that blocks `rm x` may well let a later
     `cat x` run that would have failed, so the sets of executed calls are not compared.)"""
-    if not any(event == "PreToolUse" for event, _ in run.scenario.hooks):
-        return None
+    calls = executed(run)
+    if not calls or not any(event == "PreToolUse" for event, _ in run.scenario.hooks):
+        return None  # nothing ran, or no hook could have let it: no twin needed to judge
     twin = run_scenario(replace(run.scenario, hooks=(), human=lambda question: "y"), run.switches)
     refused = permission_refusals(twin)
-    for event in executed(run):
+    for event in calls:
         if event.call_id in refused:
             return f"{show_call(event)} executed with hooks; without hooks the gates refuse it"
     return None
