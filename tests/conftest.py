@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tempfile
 from pathlib import Path
 
@@ -19,13 +20,47 @@ _HYPOTHESIS_HOME = tempfile.mkdtemp(prefix="lab-tests-hypothesis-")
 os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = _HYPOTHESIS_HOME
 atexit.register(shutil.rmtree, _HYPOTHESIS_HOME, ignore_errors=True)
 
-# The `python -m lab` processes the tests start compile the lab's modules once into a temp
-# folder and reuse them, as a user's second run does (PYTHONDONTWRITEBYTECODE would make every
-# one of them compile the whole lab again); nothing is written beside the sources.
-_BYTECODE = tempfile.mkdtemp(prefix="lab-tests-bytecode-")
-os.environ["PYTHONPYCACHEPREFIX"] = _BYTECODE
+
+def _mirror_installed_bytecode(prefix: str) -> None:
+    """Link the bytecode pip and Python compiled at install time into `prefix`, where a process
+    under PYTHONPYCACHEPREFIX looks for it (it no longer reads `__pycache__/`): otherwise each
+    one compiles the SDK (4 s), a kernel's IPython, a peer's framework (5-8 s) from source.
+    A stale file is replaced by a fresh one in `prefix` (Python writes a new file and renames
+    it over the link): nothing is ever written through a link."""
+    tag = f".{sys.implementation.cache_tag}.pyc"
+    stdlib = sysconfig.get_path("stdlib")
+    unused = {os.path.join(stdlib, "test"), os.path.join(stdlib, "site-packages")}  # not imported
+    for root in {stdlib, sysconfig.get_path("purelib"), sysconfig.get_path("platlib")}:
+        for folder, subfolders, names in os.walk(root):
+            subfolders[:] = [s for s in subfolders if os.path.join(folder, s) not in unused]
+            if os.path.basename(folder) != "__pycache__":
+                continue
+            mirror = prefix + os.path.abspath(os.path.dirname(folder))
+            os.makedirs(mirror, exist_ok=True)
+            for name in names:
+                if name.endswith(tag) and not os.path.exists(os.path.join(mirror, name)):
+                    link(os.path.join(folder, name), os.path.join(mirror, name))
+
+
+def link(source: str, target: str) -> None:
+    """A hard link where the temp folder is on the same disk (several times quicker to make),
+    else a symbolic one."""
+    try:
+        os.link(source, target)
+    except OSError:
+        os.symlink(source, target)
+
+
+# The processes the tests start (`python -m lab`, notebook kernels, the peers) compile the lab's
+# modules once into a temp folder and reuse them, as a user's second run does
+# (PYTHONDONTWRITEBYTECODE would make every one of them compile the whole lab again); nothing is
+# written beside the sources. One folder for the whole session: the xdist workers inherit it.
+if "LAB_TESTS_BYTECODE" not in os.environ:
+    _BYTECODE = tempfile.mkdtemp(prefix="lab-tests-bytecode-")
+    _mirror_installed_bytecode(_BYTECODE)
+    os.environ["LAB_TESTS_BYTECODE"] = os.environ["PYTHONPYCACHEPREFIX"] = _BYTECODE
+    atexit.register(shutil.rmtree, _BYTECODE, ignore_errors=True)
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-atexit.register(shutil.rmtree, _BYTECODE, ignore_errors=True)
 
 from hypothesis import settings  # noqa: E402  (after its storage is chosen)
 
