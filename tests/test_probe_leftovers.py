@@ -33,6 +33,11 @@ def with_marker(marker: str) -> list[psutil.Process]:
     return found
 
 
+def grandchildren(marker: str) -> list[psutil.Process]:
+    """The leavers' grandchildren (`python -c … MARKER`); the leavers hold MARKER too."""
+    return [p for p in with_marker(marker) if "-c" in (p.info["cmdline"] or [])]
+
+
 def probe_command(marker: str, outside: Path, *extra: str, pause: float = 0.0) -> list[str]:
     command = [sys.executable, "-m", "lab", "probe", "--cmd", leaver(marker, outside, pause)]
     return [*command, *extra]
@@ -78,9 +83,9 @@ def test_ctrl_c_mid_probe_ends_every_process_and_removes_every_scratch_folder(
         start_new_session=True,  # a group of its own, as a terminal runs a command
     )
     deadline = time.monotonic() + 120
-    while len(with_marker(marker)) < running and time.monotonic() < deadline:
+    while len(grandchildren(marker)) < running and time.monotonic() < deadline:
         time.sleep(0.1)  # each running trial started its grandchild: the probe is busy
-    assert len(with_marker(marker)) == running, "the probe never got going"
+    assert len(grandchildren(marker)) == running, "the probe never got going"
     os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C sends
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130
