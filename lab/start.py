@@ -11,9 +11,16 @@ import signal
 import sys
 from types import FrameType
 
+from lab.errors import UsageError
+from lab.language import INTERRUPTED, chosen_lang
+
 
 def interrupted_while_loading(signum: int, frame: FrameType | None) -> None:
-    sys.stderr.write("lab: interrupted\n")
+    try:
+        said = INTERRUPTED[chosen_lang(sys.argv[1:])]
+    except UsageError:  # a bad LAB_LANG: the command would say so, if it got that far
+        said = INTERRUPTED["en"]
+    sys.stderr.write(said + "\n")
     sys.stderr.flush()
     os._exit(130)  # nothing has started yet: nothing to clean up
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from lab.cli.parser import default_lang
 from lab.experiment import load_all, run_experiment
+from lab.language import default_lang
 from lab.trace import (
     AnswerUnreadable,
     ApiRejected,

@@ -5,6 +5,9 @@ an error is still exactly one line with exit 2. The English lines stay as they w
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
 
 import pytest
 from test_cli_inputs import no_work  # noqa: F401 - the fixture: no work before the check
@@ -15,8 +18,9 @@ import lab.cli.dispatch as dispatch
 from lab.cli import main
 from lab.cli.error_words import line_in_zh
 from lab.cli.help_words import HELP, TITLES, cells, help_in_zh, help_texts, parsers
-from lab.cli.parser import build_parser, chosen_lang
+from lab.cli.parser import build_parser
 from lab.cli.probe import peers_install
+from lab.language import chosen_lang
 from lab.switches import switch_names
 from lab.testing.invariants import BY_NAME
 
@@ -215,3 +219,13 @@ def test_a_line_no_pattern_knows_stays_english(zh, capsys, monkeypatch):
 )
 def test_the_language_of_help_and_errors_is_the_last_lang_flag(argv, lang):
     assert chosen_lang(argv) == lang
+
+
+def test_ctrl_c_while_the_command_is_still_loading_is_said_in_chinese(tmp_path):
+    from test_cli_process import LOADING  # a Ctrl-C sent while `lab.cli` is being imported
+
+    env = {**os.environ, "LAB_LANG": "zh"}
+    done = subprocess.run(
+        [sys.executable, "-c", LOADING, "list"], cwd=tmp_path, env=env, capture_output=True
+    )
+    assert (done.returncode, done.stderr.decode()) == (130, "lab：已中断\n")

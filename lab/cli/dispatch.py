@@ -22,9 +22,10 @@ from typing import IO, TYPE_CHECKING, Any, cast
 
 from lab import __version__
 from lab.cli import commands, parts, probe, teacher
-from lab.cli.error_words import BUG, INTERRUPTED, error_line
-from lab.cli.parser import EXIT_BUG, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, chosen_lang, parse
+from lab.cli.error_words import BUG, error_line
+from lab.cli.parser import EXIT_BUG, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, parse
 from lab.errors import InputError, StdoutError, UsageError
+from lab.language import INTERRUPTED, chosen_lang
 
 if TYPE_CHECKING:
     from rich.console import Console

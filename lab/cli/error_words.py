@@ -13,7 +13,6 @@ import re
 # An error's prefix (InputError.prefix) in Chinese; a malformed file's lines have none, they start
 # with FILE:LINE as a compiler's do.
 PREFIX = {"lab: error: ": "lab：错误：", "": ""}
-INTERRUPTED = {"en": "lab: interrupted", "zh": "lab：已中断"}
 BUG = {
     "en": "lab: internal error (a bug in the lab): {what}; traceback in {path}",
     "zh": "lab：内部错误（实验室自身的缺陷）：{what}；回溯信息在 {path}",

@@ -8,8 +8,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Mapping, Sequence
-from itertools import pairwise
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -17,6 +15,7 @@ from lab import __version__
 from lab.cli.probe import add_parsers as add_probe_parsers
 from lab.cli.teacher import add_parsers as add_teacher_parsers
 from lab.errors import UsageError, at_least_one
+from lab.language import LANGUAGES, chosen_lang, default_lang
 from lab.switches import Switches, SwitchValueError, parse_switch_value, switch_names
 
 EXIT_OK, EXIT_DEVIATED, EXIT_USAGE, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -42,34 +41,6 @@ PRESETS = {"course": Switches.course}
 MATRIX_EXAMPLES, HUNT_EXAMPLES = 100, 150
 DEFAULT_JOBS = min(4, os.cpu_count() or 1)
 DEFAULT_MODEL = "claude-sonnet-4-5"
-
-
-LANGUAGES = ("en", "zh")
-
-
-def default_lang(env: Mapping[str, str] = os.environ) -> str:
-    """The language when `--lang` is not given: LAB_LANG if set, else zh when the locale is
-    Chinese (the first of LC_ALL, LC_MESSAGES, LANG that is set, as POSIX reads them), else en."""
-    chosen = env.get("LAB_LANG", "").strip()
-    if chosen:
-        if chosen not in LANGUAGES:
-            raise UsageError(f"LAB_LANG={chosen}: expected one of {', '.join(LANGUAGES)}")
-        return chosen
-    locale = next((env[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(name)), "")
-    return "zh" if locale.lower().startswith("zh") else "en"
-
-
-def chosen_lang(argv: Sequence[str]) -> str:
-    """The language of `--help` and of the error lines: the last `--lang X` on the command line
-    (whichever command it goes with), else `default_lang()`."""
-    chosen = None
-    for word, after in pairwise([*argv, ""]):
-        if word == "--":
-            break
-        value = after if word == "--lang" else word.removeprefix("--lang=")
-        if word.startswith("--lang") and value in LANGUAGES:
-            chosen = value
-    return chosen or default_lang()
 
 
 class Parser(argparse.ArgumentParser):

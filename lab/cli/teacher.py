@@ -129,7 +129,7 @@ def write_slides(args: argparse.Namespace, out: Console) -> int:
 def notebooks_note(n: int, edition: str | None, folder: Path) -> str:
     """What `lab notebooks` says once written: in the edition's language when `--lang` named
     one, else in the default language (LAB_LANG, then the locale)."""
-    from lab.cli.parser import default_lang
+    from lab.language import default_lang
 
     lang = edition or default_lang()
     w = WORDS[lang]
