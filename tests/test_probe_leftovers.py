@@ -4,6 +4,7 @@ wrote outside its scratch folder is named in its evidence."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -82,16 +83,29 @@ def test_ctrl_c_mid_probe_ends_every_process_and_removes_every_scratch_folder(
         cwd=tmp_path,
         start_new_session=True,  # a group of its own, as a terminal runs a command
     )
-    deadline = time.monotonic() + 120
-    while len(grandchildren(marker)) < running and time.monotonic() < deadline:
-        time.sleep(0.1)  # each running trial started its grandchild: the probe is busy
-    assert len(grandchildren(marker)) == running, "the probe never got going"
-    os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C sends
-    _, err = process.communicate(timeout=60)
-    assert process.returncode == 130
-    assert b"Traceback" not in err
-    assert with_marker(marker) == []
-    assert [p.name for p in temp.iterdir() if p.name.startswith("lab-probe-")] == []
+    try:
+        deadline = time.monotonic() + 120
+        while len(grandchildren(marker)) < running and time.monotonic() < deadline:
+            time.sleep(0.1)  # each running trial started its grandchild: the probe is busy
+        assert len(grandchildren(marker)) == running, "the probe never got going"
+        os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C sends
+        _, err = process.communicate(timeout=60)
+        assert process.returncode == 130
+        assert b"Traceback" not in err
+        assert with_marker(marker) == []
+        assert [p.name for p in temp.iterdir() if p.name.startswith("lab-probe-")] == []
+    finally:  # a failed check must not leave the probe (or what it failed to end) running
+        stop_all(process, marker)
+
+
+def stop_all(process: subprocess.Popen, marker: str) -> None:
+    """Kill the probe's group and every process holding the marker, if any is still there."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    for leftover in with_marker(marker):
+        with contextlib.suppress(psutil.NoSuchProcess):
+            leftover.kill()
 
 
 def descendants(pid: int) -> list[psutil.Process]:
