@@ -46,7 +46,7 @@ FLOORS = [
         "lab.source_lines",
         "lab.user_code",
     },
-    {"lab.bilingual", "lab.reading"},
+    {"lab.bilingual", "lab.reading", "lab.language"},
     {"lab.world", "lab.model", "lab.course_rules"},
     {"lab.record", "lab.promises"},
     {"lab.harness"},
