@@ -31,7 +31,11 @@ def cpu_of_children() -> float:
 def timed_probe(jobs: int | None) -> tuple[float, float, dict]:
     """(wall seconds, CPU seconds, the JSON) of one `lab probe --all --json`."""
     command = [sys.executable, "-m", "lab", "probe", "--all", "--json"]
-    command += ["--jobs", str(jobs)] if jobs else []
+    return timed(command + (["--jobs", str(jobs)] if jobs else []))
+
+
+def timed(command: list[str]) -> tuple[float, float, dict]:
+    """(wall seconds, CPU seconds, the JSON) of one `lab probe ... --json`."""
     cpu, wall = cpu_of_children(), time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     wall, cpu = time.perf_counter() - wall, cpu_of_children() - cpu

@@ -11,29 +11,12 @@ Run it as:  python benchmarks/probe_warm.py [--mode MODE] [--case ID ...]
 from __future__ import annotations
 
 import argparse
-import json
-import resource
-import subprocess
 import sys
-import time
 from pathlib import Path
 
+from probe import timed  # benchmarks/probe.py: the same timing of one `lab probe ... --json`
+
 AGENT = Path(__file__).resolve().parent.parent / "tests" / "agents" / "hand_loop.py"
-
-
-def cpu_of_children() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def timed(command: list[str]) -> tuple[float, float, dict]:
-    """(wall seconds, CPU seconds, the JSON) of one `lab probe ... --json`."""
-    cpu, wall = cpu_of_children(), time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    wall, cpu = time.perf_counter() - wall, cpu_of_children() - cpu
-    if not done.stdout:
-        sys.exit(f"lab probe failed: {done.stderr.strip()}")
-    return wall, cpu, json.loads(done.stdout)
 
 
 def main() -> None:
