@@ -1,15 +1,20 @@
-"""How `lab probe` schedules a matrix: the longest trials start first, the long runs get a longer
-time limit, and the cells still come back in the matrix's order."""
+"""How `lab probe` schedules a matrix: each target's quickest trial first (a warm target's first
+trial runs alone, so the others inherit what it imported), then the longest trials; the long runs
+get a longer time limit, and the cells still come back in the matrix's order."""
 
 from __future__ import annotations
 
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from lab.probe.bench import probe_pairs
 from lab.probe.catalogue import BY_ID
 from lab.probe.target import Target
+from lab.probe.targets import command_target
+
+AGENTS = Path(__file__).parent / "agents"
 
 
 def recording(started: list[str], program: list[str]) -> Target:
@@ -22,12 +27,12 @@ def recording(started: list[str], program: list[str]) -> Target:
     return Target(name="recording", argv=argv, warm=False)
 
 
-def test_the_longest_trials_start_first_and_the_cells_keep_their_order():
+def test_the_quickest_trial_then_the_longest_start_first_and_the_cells_keep_their_order():
     started: list[str] = []
     target = recording(started, [sys.executable, "-c", "pass"])
-    cases = ["P1", "P6", "P15", "P22", "P17"]
+    cases = ["P6", "P15", "P1", "P22", "P17"]
     cells = probe_pairs([(target, BY_ID[c]) for c in cases], jobs=1)
-    assert started == ["P15", "P15", "P22", "P22", "P6", "P6", "P1", "P17", "P17"]
+    assert started == ["P1", "P15", "P15", "P22", "P22", "P6", "P6", "P17", "P17"]
     assert [c.case for c in cells] == cases
     assert all(c.verdict.kind == "not reached" for c in cells)
 
@@ -38,3 +43,13 @@ def test_the_long_runs_get_a_longer_time_limit():
     limits = {c.case: c.trial.exit.timeout for c in cells if c.trial is not None}
     assert limits == {"P22": 1.5, "P1": 0.5}
     assert all(c.trial is not None and c.trial.exit.status is None for c in cells)
+
+
+def test_a_warm_targets_first_trial_runs_alone_and_the_others_inherit_its_imports():
+    # Three trials at once: only the first imports the lazy module itself; the warm parent
+    # imports it after that run, before forking the other two.
+    lazy = replace(command_target(f"{sys.executable} {AGENTS / 'lazy_import.py'}"), warm=True)
+    cells = probe_pairs([(lazy, BY_ID[c]) for c in ("P1", "P4", "P10")], jobs=3)
+    assert all(c.trial is not None for c in cells)
+    imported = [c.case for c in cells if "lazy-imported.txt" in c.trial.new_files]
+    assert len(imported) == 1, imported

@@ -320,10 +320,17 @@ def probe_pairs(
     By default three trials per core: a trial mostly waits (on its socket, a retry-after, a
     harness's own backoff, the time limit of one that never ends), so the cores stay busy only
     with several at once; the probe judges waits from below (at least retry-after), so a loaded
-    machine makes no wait pass. The longest trials start first (`SLOW`)."""
+    machine makes no wait pass. Each target's quickest trial starts first: a warm target's
+    first trial runs alone (warm.py), its others wait for it. Then the longest trials (`SLOW`)."""
     workers = max(1, jobs or TRIALS_PER_CORE * (os.cpu_count() or 1))
     runs = [(t, c, s) for t, c in pairs for s in case_modes(c)]
-    order = sorted(range(len(runs)), key=lambda k: -SLOW.get(runs[k][1].id, 0))
+    slow = [SLOW.get(c.id, 0) for _, c, _ in runs]
+    quickest: dict[int, int] = {}  # each target's quickest run
+    for k, (target, _, _) in enumerate(runs):
+        if id(target) not in quickest or slow[k] < slow[quickest[id(target)]]:
+            quickest[id(target)] = k
+    scouts = set(quickest.values())
+    order = sorted(range(len(runs)), key=lambda k: (k not in scouts, -slow[k]))
 
     with warm_starts([t for t, _ in pairs if t.warm], cold) as warm:
 

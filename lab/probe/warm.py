@@ -13,7 +13,8 @@ MODULE (or SCRIPT) runs as __main__, and the child ends the way the interpreter 
 (threads joined, atexit run, output flushed). The program cannot tell, except that its framework
 was imported before its environment was set: a library that reads the environment at import time
 sees the parent's (the same minimal environment, with the target's own variables). What a run
-imports on the way (SDKs import lazily) the parent imports before the next fork.
+imports on the way (SDKs import lazily) the parent imports before the next fork; so a target's
+first trial runs alone, and the others, forked after it ended, need not import it again.
 
 The parent is started with that environment in a scratch folder of its own, inside the probe's
 network namespace; it runs several children at once. If an import left a thread running, forking
@@ -246,6 +247,10 @@ class WarmParent:
         self.jobs: dict[str, Job] = {}
         self.lock = threading.Lock()
         self.counter = 0
+        # The first trial runs alone: what it imports on the way (a framework's lazy imports,
+        # several seconds for some), the parent imports before forking the others, instead of
+        # every trial started at once importing it again.
+        self.scouted = threading.Event()
         self.reader = threading.Thread(target=self.read_answers, daemon=True)
         self.reader.start()
 
@@ -270,6 +275,19 @@ class WarmParent:
         with self.lock:
             self.counter += 1
             ident = str(self.counter)
+        if ident != "1":
+            self.scouted.wait()
+        try:
+            return self.start(ident, args, cwd, env, output, timeout)
+        finally:
+            if ident == "1":
+                self.scouted.set()
+
+    def start(
+        self, ident: str, args: list[str], cwd: Path, env: dict, output: Path, timeout: float
+    ) -> int | None:
+        assert self.process.stdin is not None
+        with self.lock:
             job = self.jobs[ident] = Job()
             order = {"id": ident, "args": args, "cwd": str(cwd), "env": env}
             order.update(output=str(output), modules=str(self.modules))
