@@ -196,6 +196,7 @@ def serve(module: str) -> int:
 
 # ---------------------------------------------------------------- the probe's side
 COLD = -1000  # WarmParent.run's answer when the program must be started cold after all
+SCOUT_WAIT = 15.0  # seconds a target's other trials wait for its first one to end, at most
 
 
 def warm_module(argv: list[str]) -> str | None:
@@ -249,7 +250,8 @@ class WarmParent:
         self.counter = 0
         # The first trial runs alone: what it imports on the way (a framework's lazy imports,
         # several seconds for some), the parent imports before forking the others, instead of
-        # every trial started at once importing it again.
+        # every trial started at once importing it again. Not for longer than SCOUT_WAIT: a
+        # trial that hangs until its time limit teaches nothing (it is killed, never reports).
         self.scouted = threading.Event()
         self.reader = threading.Thread(target=self.read_answers, daemon=True)
         self.reader.start()
@@ -276,7 +278,7 @@ class WarmParent:
             self.counter += 1
             ident = str(self.counter)
         if ident != "1":
-            self.scouted.wait()
+            self.scouted.wait(SCOUT_WAIT)
         try:
             return self.start(ident, args, cwd, env, output, timeout)
         finally:
