@@ -277,17 +277,19 @@ class WarmParent:
         with self.lock:
             self.counter += 1
             ident = str(self.counter)
-        if ident != "1":
+        first = ident == "1"
+        if not first:
             self.scouted.wait(SCOUT_WAIT)
         try:
             return self.start(ident, args, cwd, env, output, timeout)
         finally:
-            if ident == "1":
+            if first:
                 self.scouted.set()
 
     def start(
         self, ident: str, args: list[str], cwd: Path, env: dict, output: Path, timeout: float
     ) -> int | None:
+        """Send job `ident` to the parent and wait for it: `run`'s answer."""
         assert self.process.stdin is not None
         with self.lock:
             job = self.jobs[ident] = Job()
