@@ -4,9 +4,12 @@ A judge takes a Record (lab/record.py) and returns None when the promise holds, 
 saying what broke. The lab's property invariants, its experiments' observables, `lab.testing.wire`
 and the probe all call these judges wherever they mean the same promise.
 
-An oracle never shares code with what it judges: nothing here imports the lab's harness or its
-fake API. Pairing is read from the requests themselves, deny rules are read from their text with
-this module's own small matcher (`denying_rule`), schemas with jsonschema.
+An oracle never shares code with what it judges: nothing here imports the lab's harness, and of
+the fake API only its reader of a history's shape (`lab/model/tool_pairs.py`), on purpose: a
+judge that reads a history otherwise than the API it stands for reads calls lost that the API
+saw answered (two results sent as two user messages in a row). Pairing is read from the
+requests themselves, deny rules are read from their text with this module's own small matcher
+(`denying_rule`), schemas with jsonschema.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 
 import jsonschema
 
+from lab.model.tool_pairs import leading_result_ids, tool_use_ids, turns
 from lab.record import (
     Record,
     Request,
@@ -61,36 +65,32 @@ def continuation(record: Record) -> str | None:
 
 
 def history_problem(messages: Sequence[dict]) -> str | None:
-    """The pairing rule read from a history: each assistant turn's tool_use blocks are answered,
-    each exactly once, by the tool_result blocks that open the very next user message (in any
-    order), and those results answer only the calls of the message right before them."""
-    for i, message in enumerate(messages):
-        blocks = blocks_in(message)
-        if message.get("role") == "user":
-            results = _leading_results(blocks)
-            previous = messages[i - 1] if i > 0 else {}
-            calls = [b.get("id") for b in of_type(blocks_in(previous), "tool_use")]
+    """The pairing rule read from a history as the API reads it (consecutive messages of one
+    role are one turn, `tool_pairs.turns`): each assistant turn's tool_use blocks are answered,
+    each exactly once, by the tool_result blocks that open the very next turn (in any order),
+    and every tool_result of a turn answers a call of the turn right before it."""
+    read = turns(messages)
+    for i, turn in enumerate(read):
+        previous = read[i - 1] if i > 0 else None
+        if turn.role == "user":
+            results = [b.get("tool_use_id") for b in of_type(turn.blocks, "tool_result")]
+            calls = tool_use_ids(previous.blocks) if previous else []
             if results and not set(results) <= set(calls):
-                return f"messages.{i} answers {results}, which messages.{i - 1} did not call"
-        if message.get("role") != "assistant":
+                before = previous.index if previous else turn.index - 1
+                return (
+                    f"messages.{turn.index} answers {results}, which messages.{before} did not call"
+                )
+        if turn.role != "assistant":
             continue
-        calls = [b.get("id") for b in of_type(blocks, "tool_use")]
+        calls = tool_use_ids(turn.blocks)
         if not calls:
             continue
-        following = messages[i + 1] if i + 1 < len(messages) else None
-        answers = _leading_results(blocks_in(following)) if following else []
+        following = read[i + 1] if i + 1 < len(read) else None
+        answers = leading_result_ids(following.blocks) if following else []
         if sorted(map(str, answers)) != sorted(map(str, calls)):
-            return f"messages.{i} calls {calls}; the next message answers {answers or 'nothing'}"
+            said = answers or "nothing"
+            return f"messages.{turn.index} calls {calls}; the next message answers {said}"
     return None
-
-
-def _leading_results(blocks: list[dict]) -> list[Any]:
-    found = []
-    for block in blocks:
-        if block.get("type") != "tool_result":
-            break
-        found.append(block.get("tool_use_id"))
-    return found
 
 
 def pairing(record: Record) -> str | None:
@@ -121,6 +121,14 @@ def no_crash(record: Record) -> str | None:
     """Whatever the model answers, the harness ends without an exception (or a failing exit)."""
     if record.ending.crashed:
         return record.ending.line or f"the run crashed ({record.ending.reason})"
+    return None
+
+
+def ended_honestly(record: Record) -> str | None:
+    """A run that reports success (no crash, exit 0) reached the script's final answer: giving
+    up and exiting 0 tells the caller that all went well."""
+    if not record.ending.crashed and record.finished is False:
+        return "the program exited 0 without asking for its final answer (gave up silently)"
     return None
 
 
@@ -269,9 +277,31 @@ def block_key(block: dict) -> tuple:
     return (block.get("type"),)
 
 
+def what_changed(wanted: Sequence[dict], sent: Sequence[dict]) -> str:
+    """What differs between an answer's blocks and the blocks sent back, in words: its text
+    dropped, a call missing, renamed or with its input changed; else its blocks reordered."""
+    said = []
+    texts = [b.get("text") for b in of_type(list(wanted), "text")]
+    back = [b.get("text") for b in of_type(list(sent), "text")]
+    if missing := [t for t in texts if t not in back]:
+        said.append(f"{len(missing)} of its {len(texts)} text block(s) dropped")
+    calls = {b.get("id"): b for b in of_type(list(sent), "tool_use")}
+    for use in of_type(list(wanted), "tool_use"):
+        id, name, returned = use.get("id"), use.get("name"), calls.get(use.get("id"))
+        if returned is None:
+            said.append(f"{id} missing")
+        elif returned.get("name") != name:
+            said.append(f"{id} renamed {name} → {returned.get('name')}")
+        elif returned.get("input") != use.get("input"):
+            said.append(f"{id}'s input changed")
+    return "; ".join(said) or "its blocks reordered"
+
+
 def resent_whole(record: Record) -> str | None:
-    """An answer that held tool calls is sent back whole: one assistant message with its blocks
-    (text and tool_use) in order, with the same ids, names and inputs."""
+    """An answer that held tool calls is sent back whole: one assistant turn (consecutive
+    assistant messages are one, as the API reads them) with its blocks, text and tool_use, in
+    order, with the same ids, names and inputs. The line says what changed: a call rewritten,
+    text dropped, the turn split in two (its calls in two turns, results between)."""
     for request, uses in received(record):
         if request.reply.kind != "answer" or not uses:
             continue
@@ -281,16 +311,16 @@ def resent_whole(record: Record) -> str | None:
             if later.number <= request.number:
                 continue
             holders = [
-                m
-                for m in messages_of(later.body)
-                if m.get("role") == "assistant"
-                and ids & {b.get("id") for b in of_type(blocks_in(m), "tool_use")}
+                t
+                for t in turns(messages_of(later.body))
+                if t.role == "assistant" and ids & set(tool_use_ids(t.blocks))
             ]
             if len(holders) > 1:
                 where = f"request #{later.number} splits #{request.number}'s answer"
                 return f"{where} into {len(holders)} turns"
-            if holders and [block_key(b) for b in blocks_in(holders[0])] != want:
-                return f"request #{later.number} sends #{request.number}'s answer back changed"
+            if holders and [block_key(b) for b in holders[0].blocks] != want:
+                changed = what_changed(request.reply.blocks, holders[0].blocks)
+                return f"request #{later.number} sends #{request.number}'s answer back: {changed}"
     return None
 
 
@@ -387,11 +417,20 @@ def deny_dominance(record: Record) -> str | None:
     return None
 
 
+def denied_never_ran(record: Record) -> str | None:
+    """A call the harness's rules deny leaves no trace: in a run whose only writing call is
+    the denied one (the probe's P11 and P23), no file appears in the working folder."""
+    if record.new_files:
+        return f"{', '.join(record.new_files)} appeared"
+    return None
+
+
 PROMISES: dict[str, Judge] = {
     "continuation": continuation,
     "pairing": pairing,
     "termination": termination,
     "no_crash": no_crash,
+    "ended_honestly": ended_honestly,
     "unknown_tool_answered": unknown_tool_answered,
     "invalid_input_answered": invalid_input_answered,
     "retried": retried,
@@ -400,6 +439,7 @@ PROMISES: dict[str, Judge] = {
     "cut_calls_not_run": cut_calls_not_run,
     "resent_whole": resent_whole,
     "deny_dominance": deny_dominance,
+    "denied_never_ran": denied_never_ran,
 }
 
 

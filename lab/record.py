@@ -122,6 +122,8 @@ class Record:
     workspace: str = "/workspace"  # what relative paths in tool inputs are relative to
     answer_limit: int | None = None  # the most answers the harness allows itself (max_turns)
     history: Sequence[dict] | None = None  # the harness's own final messages, when it shows them
+    finished: bool | None = None  # the script's last answer was asked for (None: not known)
+    new_files: Sequence[str] = ()  # files that appeared in the working folder during the run
 
 
 # ---------------------------------------------------------------- writing a record

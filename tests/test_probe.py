@@ -11,10 +11,10 @@ import pytest
 
 from lab.model import ModelRequest, overloaded, stream_error, text, tool_use, turn
 from lab.probe.bench import probe_pairs
-from lab.probe.cases import CORE_CASES  # P1-P12; P13-P23 run in test_probe_more_cases.py
-from lab.probe.catalogue import BY_ID, CASES
+from lab.probe.catalogue import BY_ID, CASES, CORE_CASES  # P13-P23: test_probe_more_cases.py
 from lab.probe.conversation import Conversation, Stage, stages_from_script
 from lab.probe.targets import COURSE_KEEPS, command_target, lab_target
+from lab.probe.verdict import verdict
 
 AGENTS = Path(__file__).parent / "agents"
 AGENT = AGENTS / "hand_loop.py"
@@ -388,7 +388,7 @@ def hand_trial(case: str, requests: list[tuple], status: int = 0):
     from lab.probe.trial import Exchange, Exit, Setting, Trial
 
     setting = Setting(case, "CANARY", ("read_file", {"path": "notes.txt"}), None, "[m]", "[m] go")
-    stages = BY_ID[case].stages(setting)
+    stages = BY_ID[case].script(setting)
     exchanges, seen = [], set()
     for n, (body, k, *at) in enumerate(requests, start=1):
         fault = stages[k].fault is not None and k not in seen
@@ -411,9 +411,9 @@ def test_p6_measures_the_wait_against_retry_after_within_its_tolerance(gap, grad
         ]
     }
     trial = hand_trial("P6", [(ask, 0, 0.0), (ask, 0, gap), (answered, 1, gap + 0.1)])
-    verdict = BY_ID["P6"].judge(trial)
-    assert verdict.kind == grade, verdict
-    assert f"measured wait before the retry: {gap:.1f} s" in verdict.evidence
+    graded = verdict(BY_ID["P6"], trial)
+    assert graded.kind == grade, graded
+    assert f"measured wait before the retry: {gap:.1f} s" in graded.evidence
 
 
 def test_a_message_thread_holds_the_assistant_turn_it_is_not_a_rewrite():
@@ -424,8 +424,8 @@ def test_a_message_thread_holds_the_assistant_turn_it_is_not_a_rewrite():
     first = {"messages": [{"role": "user", "content": "[m] go"}]}
     resumed = {"thread": {"id": "thr_1"}, "messages": [{"role": "user", "content": results}]}
     trial = hand_trial("P5", [(first, 0), (resumed, 1)])
-    assert BY_ID["P5"].judge(trial).kind == "kept"
+    assert verdict(BY_ID["P5"], trial).kind == "kept"
     # Without the thread the same request answers calls no turn made: pairing breaks (the API
     # would reject it), a fail.
     rewritten = {"messages": [*first["messages"], {"role": "user", "content": results}]}
-    assert BY_ID["P5"].judge(hand_trial("P5", [(first, 0), (rewritten, 1)])).kind == "fail"
+    assert verdict(BY_ID["P5"], hand_trial("P5", [(first, 0), (rewritten, 1)])).kind == "fail"

@@ -12,22 +12,18 @@ from pathlib import Path
 import pytest
 
 from lab.model import rate_limited, turn
-from lab.probe import more_cases
 from lab.probe.bench import probe_pairs
-from lab.probe.cases import judge
+from lab.probe.cases import MORE_OUTCOMES as OUTCOMES
+from lab.probe.cases import transient
+from lab.probe.cases.transient import ENDLESS, TOLERANCE
+from lab.probe.cases.transient import LATER_RETRY_AFTER as RETRY_AFTER
+from lab.probe.catalogue import BY_ID, MORE_CASES
 from lab.probe.conversation import Played, Stage
 from lab.probe.grades import FAIL, INFO, KEPT, NON_STRICT
-from lab.probe.more_cases import (
-    ENDLESS,
-    MORE_BY_ID,
-    MORE_CASES,
-    OUTCOMES,
-    RETRY_AFTER,
-    TOLERANCE,
-)
 from lab.probe.target import CONTRACT_ENV, HUMAN_LOG
 from lab.probe.targets import command_target, lab_target
 from lab.probe.trial import Exchange, Exit, Setting, Trial
+from lab.probe.verdict import verdict
 
 AGENTS = Path(__file__).parent / "agents"
 READ_NOTES = ("read_file", '{"path": "notes.txt"}')
@@ -87,12 +83,12 @@ def probed():
     waits out its own time limit (its wait overlaps the run instead of following it)."""
     reference = lab_target("reference")
     pairs = [(reference, case) for case in MORE_CASES]
-    pairs += [(target, MORE_BY_ID[case]) for case, target, _, _ in BREAKERS]
-    pairs += [(target, MORE_BY_ID[case]) for case, target, _ in KEEPERS]
-    pairs += [(faulty("careful"), MORE_BY_ID["P23"])]
+    pairs += [(target, BY_ID[case]) for case, target, _, _ in BREAKERS]
+    pairs += [(target, BY_ID[case]) for case, target, _ in KEEPERS]
+    pairs += [(faulty("careful"), BY_ID["P23"])]
     with ThreadPoolExecutor(max_workers=1) as beside:
         forever = beside.submit(
-            probe_pairs, [(faulty("forever"), MORE_BY_ID["P15"])], timeout=FOREVER_LIMIT
+            probe_pairs, [(faulty("forever"), BY_ID["P15"])], timeout=FOREVER_LIMIT
         )
         cells = {(c.target, c.case): c for c in probe_pairs(pairs)}
         (cell,) = forever.result()
@@ -173,23 +169,23 @@ def fault(stage: Stage, kind: str):
     return stage.fault if kind == "fault" else stage.answer
 
 
-def waits_graded(module=more_cases) -> list[str]:
-    """The P14 judge on waits at the tolerance's edge: (wanted, got) grades."""
+def waits_graded(by_id=BY_ID) -> list[str]:
+    """The P14 rules on waits at the tolerance's edge: (wanted, got) grades."""
     within = RETRY_AFTER - TOLERANCE + 0.01
     short = RETRY_AFTER - TOLERANCE - 0.01
     kept = record((0, "fault", 10.0), (0, "answer", 10.0 + within), (1, "answer", 12.0))
     hasty = record((0, "fault", 10.0), (0, "answer", 10.0 + short), (1, "answer", 12.0))
     given_up = record((0, "fault", 10.0), status=0)  # gave up after the 429, and exited 0
-    return [module.judge_waited(trial).kind for trial in (kept, hasty, given_up)]
+    return [verdict(by_id["P14"], trial).kind for trial in (kept, hasty, given_up)]
 
 
-def tries_graded(module=more_cases) -> list[str]:
-    """The P15 judge on tries counted at the time limit, and on both exits."""
+def tries_graded(by_id=BY_ID) -> list[str]:
+    """The P15 rules on tries counted at the time limit, and on both exits."""
     many = record(*[(0, "answer", float(k)) for k in range(ENDLESS)], status=None)
     few = record(*[(0, "answer", float(k)) for k in range(ENDLESS - 1)], status=None)
     said = record((0, "answer", 0.0), status=1)
     quiet = record((0, "answer", 0.0), status=0)
-    return [module.judge_gave_up(trial).kind for trial in (many, few, said, quiet)]
+    return [verdict(by_id["P15"], trial).kind for trial in (many, few, said, quiet)]
 
 
 WAITS = [KEPT, NON_STRICT, FAIL]
@@ -204,66 +200,124 @@ def test_a_persistent_529_counts_tries_at_the_time_limit():
     assert tries_graded() == TRIES
 
 
-# ---- every judge is mutation-tested: no hand mutant survives the cells above --------------------
-# (name, a line of lab/probe/more_cases.py, the line that replaces it)
+# ---- every rule is mutation-tested: no hand mutant survives the cells above ---------------------
+# (name, the module of lab/probe/cases/, a line of it, the line that replaces it)
 MUTANTS = [
-    ("P13 text not compared", "    if sent != wanted:", "    if False:"),
+    ("P13 text not compared", "resending", "    if sent != wanted:", "    if False:"),
     (
         "P13 tool_use not compared",
+        "resending",
         'if calls != [w for w in wanted if w[0] == "tool_use"]:',
         "if 0:",
     ),
-    ("P13 a missing turn is info", "        return FAIL, why", "        return INFO, why"),
+    (
+        "P13 a missing turn is info",
+        "resending",
+        "        return FAIL, why",
+        "        return INFO, why",
+    ),
     (
         "P14 no tolerance check",
-        "    if promises.waited_as_told(record_of(trial), TOLERANCE):",
-        "    if False:",
+        "transient",
+        "if promises.waited_as_told(trial.record, tolerance) else None",
+        "if False else None",
     ),
-    ("P14 a tolerance of 1 s", "TOLERANCE = 0.1", "TOLERANCE = 1.0"),
-    ("P15 no endless check", "        if tries >= ENDLESS:", "        if False:"),
-    ("P15 exit 0 kept", 'return grade(FAIL, f"gave up after', 'return grade(KEPT, f"gave up after'),
+    ("P14 a tolerance of 1 s", "transient", "\nTOLERANCE = 0.1", "\nTOLERANCE = 1.0"),
+    ("P15 no endless check", "transient", "and tries >= ENDLESS:", "and False:"),
+    ("P15 exit 0 kept", "transient", "Rule(gave_up_quietly, FAIL)", "Rule(gave_up_quietly, KEPT)"),
     (
         "exit 0 after giving up kept",
-        'grade(FAIL, "the run gave up, yet',
-        'grade(KEPT, "the run gave up, yet',
+        "endings",
+        "    if not reached and trial.exit.clean:",
+        "    if False:",
     ),
     (
         "rejections ignored",
-        "    if pairing_of(trial):\n        return grade(FAIL",
-        "    if 0:\n        return grade(FAIL",
+        "endings",
+        '    if pairing_of(trial):\n        return "a later request was rejected"',
+        '    if 0:\n        return "a later request was rejected"',
     ),
-    ("P16 no parse check", "and PARSE_CRASH.search(said):", "and False:"),
+    ("P16 no parse check", "transient", "and PARSE_CRASH.search(said):", "and False:"),
     (
         "P16 unretried kept",
-        'return grade(NON_STRICT, "reported the 502',
-        'return grade(KEPT, "reported the 502',
+        "transient",
+        "Rule(never_retried_502, NON_STRICT)",
+        "Rule(never_retried_502, KEPT)",
     ),
     (
         "P17 bodies only",
+        "transient",
         "(a.path, a.body, a.betas) == (b.path, b.body, b.betas)",
         "a.body == b.body",
     ),
-    ("P17 never identical", "(a.path, a.body, a.betas) == (b.path, b.body, b.betas)", "False"),
-    ("P18 any continuation kept", 'or sent != [("text", PAUSED)]:', "and False:"),
+    (
+        "P17 never identical",
+        "transient",
+        "(a.path, a.body, a.betas) == (b.path, b.body, b.betas)",
+        "False",
+    ),
+    ("P18 any continuation kept", "stop_reasons", 'or sent != [("text", PAUSED)]:', "and False:"),
     (
         "a silent stop kept",
-        "return grade(NON_STRICT, silent, *lines)",
-        "return grade(KEPT, silent, *lines)",
+        "endings",
+        "lambda t: silent if t.reached(1) is None and t.exit.clean else None",
+        "lambda t: None",
     ),
     (
         "P20 going on kept",
-        "        return grade(NON_STRICT, why, *lines)\n    silent",
-        "        return grade(KEPT, why, *lines)\n    silent",
+        "stop_reasons",
+        "Rule(went_on_after_refusal, NON_STRICT)",
+        "Rule(went_on_after_refusal, KEPT)",
     ),
-    ("P21 extras ignored", "    if past:\n", "    if False:\n"),
-    ("P23 the log ignored", "    if HUMAN_LOG in trial.new_files:\n", "    if False:\n"),
-    ("P23 no result kept", "    if trial.first_result(call) is None:", "    if False:"),
+    (
+        "P21 extras ignored",
+        "long_runs",
+        "    if promises.termination(trial.record):\n",
+        "    if False:\n",
+    ),
+    (
+        "P23 the log ignored",
+        "bad_calls",
+        'a malformed call" if HUMAN_LOG in trial.new_files',
+        'a malformed call" if False',
+    ),
+    (
+        "P23 no result kept",
+        "bad_calls",
+        "if trial.first_result(call) is None else None",
+        "if False else None",
+    ),
     (
         "a thread always",
+        "endings",
         'return isinstance(thread, dict) and thread.get("type") == "continue"',
         "return True",
     ),
 ]
+CASE_MODULES = ("endings", "stop_reasons", "bad_calls", "transient", "resending", "long_runs")
+
+
+def mutated_cases(module: str, line: str, mutant: str) -> dict:
+    """Every case, built again from lab/probe/cases/ with one line of `module` replaced (the
+    modules after it in CASE_MODULES re-read, so that they import the mutant)."""
+    folder = Path(transient.__file__).parent
+    saved = {name: sys.modules[f"lab.probe.cases.{name}"] for name in CASE_MODULES}
+    built: dict = {}
+    try:
+        for name in CASE_MODULES[CASE_MODULES.index(module) :] if module else ():
+            source = (folder / f"{name}.py").read_text()
+            if name == module:
+                assert source.count(line) == 1, (module, line)
+                source = source.replace(line, mutant)
+            fresh = types.ModuleType(f"lab.probe.cases.{name}")
+            sys.modules[fresh.__name__] = fresh
+            exec(compile(source, f"{name}_mutant", "exec"), fresh.__dict__)
+            for value in list(fresh.__dict__.values()):
+                if isinstance(value, list) and value and all(hasattr(c, "rules") for c in value):
+                    built |= {c.id: c for c in value}
+    finally:
+        sys.modules.update({f"lab.probe.cases.{n}": m for n, m in saved.items()})
+    return BY_ID | built
 
 
 def wanted() -> dict[tuple[str, str], tuple[str, str]]:
@@ -272,20 +326,16 @@ def wanted() -> dict[tuple[str, str], tuple[str, str]]:
     return found | {(target.name, case): (KEPT, line) for case, target, line in KEEPERS}
 
 
-@pytest.mark.parametrize(("name", "line", "mutant"), MUTANTS, ids=[m[0] for m in MUTANTS])
-def test_no_hand_mutant_of_the_judges_survives(cells, name, line, mutant):
-    source = Path(more_cases.__file__).read_text()
-    assert source.count(line) == 1, name
-    module = types.ModuleType("more_cases_mutant")
-    exec(compile(source.replace(line, mutant), "more_cases_mutant", "exec"), module.__dict__)
+@pytest.mark.parametrize(("name", "module", "line", "mutant"), MUTANTS, ids=[m[0] for m in MUTANTS])
+def test_no_hand_mutant_of_the_rules_survives(cells, name, module, line, mutant):
+    by_id = mutated_cases(module, line, mutant)
     caught = [
         key
         for key, (kind, text) in wanted().items()
-        if (got := judge(module.MORE_BY_ID[key[1]], cells[key].trial)).kind != kind
-        or text not in said(got)
+        if (got := verdict(by_id[key[1]], cells[key].trial)).kind != kind or text not in said(got)
     ]
-    caught += ["P14 edges"] if waits_graded(module) != WAITS else []
-    caught += ["P15 edges"] if tries_graded(module) != TRIES else []
+    caught += ["P14 edges"] if waits_graded(by_id) != WAITS else []
+    caught += ["P15 edges"] if tries_graded(by_id) != TRIES else []
     assert caught, f"{name} survives"
 
 

@@ -9,6 +9,7 @@ from lab import promises
 from lab.probe.catalogue import BY_ID
 from lab.probe.conversation import Played
 from lab.probe.trial import Exchange, Exit, Setting, Trial
+from lab.probe.verdict import verdict
 
 ASK = {"role": "user", "content": "[m] go"}
 
@@ -17,7 +18,7 @@ def trial_of(case: str, requests: list[tuple], status: int = 0) -> Trial:
     """A Trial from (body, stage[, arrival second]) requests: the first request at a stage with
     a fault gets the fault, the others its healthy answer; a body with stage None was rejected."""
     setting = Setting(case, "CANARY", ("read_file", {"path": "notes.txt"}), None, "[m]", "[m] go")
-    stages = BY_ID[case].stages(setting)
+    stages = BY_ID[case].script(setting)
     exchanges, seen = [], set()
     for n, (body, k, *at) in enumerate(requests, start=1):
         if k is None:
@@ -52,31 +53,31 @@ def standing_in(monkeypatch, name: str, verdict: str | None) -> None:
 
 def test_p1_names_the_loss_in_continuation_s_words(monkeypatch):
     dropped = trial_of("P1", [({"messages": [ASK]}, 0)])
-    verdict = BY_ID["P1"].judge(dropped)
-    assert verdict.because == "the call was dropped: its canary never came back"
-    assert verdict.evidence[1].endswith("no later request the API took answers it")
+    graded = verdict(BY_ID["P1"], dropped)
+    assert graded.because == "the call was dropped: its canary never came back"
+    assert graded.evidence[1].endswith("no later request the API took answers it")
     standing_in(monkeypatch, "continuation", "CONTINUATION SAYS SO")
-    verdict = BY_ID["P1"].judge(dropped)
-    assert (verdict.kind, verdict.evidence[1]) == ("fail", "continuation: CONTINUATION SAYS SO")
+    graded = verdict(BY_ID["P1"], dropped)
+    assert (graded.kind, graded.evidence[1]) == ("fail", "continuation: CONTINUATION SAYS SO")
 
 
 def test_p1b_rejects_exactly_where_pairing_does(monkeypatch):
     one = trial_of("P1b", [({"messages": [ASK]}, 0)])
     refused = trial_of("P1b", [({"messages": [ASK]}, 0), ({"messages": [ASK, ASK]}, None)])
-    assert [BY_ID["P1b"].judge(t).kind for t in (one, refused)] == ["kept", "fail"]
+    assert [verdict(BY_ID["P1b"], t).kind for t in (one, refused)] == ["kept", "fail"]
     standing_in(monkeypatch, "pairing", None)
-    assert BY_ID["P1b"].judge(refused).kind == "kept"
+    assert verdict(BY_ID["P1b"], refused).kind == "kept"
     standing_in(monkeypatch, "pairing", "PAIRING SAYS SO")
-    assert BY_ID["P1b"].judge(one).kind == "fail"
+    assert verdict(BY_ID["P1b"], one).kind == "fail"
 
 
 def test_p5_grades_the_turn_sent_back_by_resent_whole(monkeypatch):
     first, second = "toolu_p5_01", "toolu_p5_02"
     stripped = after(call(first), call(second), results=[result(first), result(second)])
     trial = trial_of("P5", [({"messages": [ASK]}, 0), (stripped, 1)])
-    assert BY_ID["P5"].judge(trial).kind == "non-strict"
+    assert verdict(BY_ID["P5"], trial).kind == "non-strict"
     standing_in(monkeypatch, "resent_whole", None)
-    assert BY_ID["P5"].judge(trial).kind == "kept"
+    assert verdict(BY_ID["P5"], trial).kind == "kept"
 
 
 def test_p10_fails_a_cut_call_run_by_cut_calls_not_run(monkeypatch):
@@ -84,17 +85,17 @@ def test_p10_fails_a_cut_call_run_by_cut_calls_not_run(monkeypatch):
     ran = after(call(cut), results=[result(cut)])
     finished = after(call(again), results=[result(again)])
     trial = trial_of("P10", [({"messages": [ASK]}, 0), (ran, 0), (finished, 1)])
-    assert BY_ID["P10"].judge(trial).kind == "fail"
+    assert verdict(BY_ID["P10"], trial).kind == "fail"
     standing_in(monkeypatch, "cut_calls_not_run", None)
-    assert BY_ID["P10"].judge(trial).kind == "kept"
+    assert verdict(BY_ID["P10"], trial).kind == "kept"
 
 
 @pytest.mark.parametrize("case", ["P6", "P7"])
 def test_p6_p7_call_a_run_that_ended_on_the_fault_unretried_by_retried(monkeypatch, case):
     unretried = trial_of(case, [({"messages": [ASK]}, 0)], status=1)
-    assert BY_ID[case].judge(unretried).kind == "non-strict"
+    assert verdict(BY_ID[case], unretried).kind == "non-strict"
     standing_in(monkeypatch, "retried", None)
-    assert BY_ID[case].judge(unretried).because == "the run went on without asking again"
+    assert verdict(BY_ID[case], unretried).because == "the run went on without asking again"
 
 
 @pytest.mark.parametrize("case", ["P6", "P14"])
@@ -103,6 +104,6 @@ def test_p6_and_p14_measure_the_wait_with_waited_as_told(monkeypatch, case):
     done = after(call(id), results=[result(id)])
     asks = [({"messages": [ASK]}, 0, 0.0), ({"messages": [ASK]}, 0, 0.2), (done, 1, 0.3)]
     hasty = trial_of(case, asks)
-    assert BY_ID[case].judge(hasty).kind == "non-strict"
+    assert verdict(BY_ID[case], hasty).kind == "non-strict"
     standing_in(monkeypatch, "waited_as_told", None)
-    assert BY_ID[case].judge(hasty).kind == "kept"
+    assert verdict(BY_ID[case], hasty).kind == "kept"

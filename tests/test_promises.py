@@ -105,11 +105,37 @@ BATTERY: dict[str, list[tuple[str, Record, bool]]] = {
             ),
             False,
         ),
+        (  # issue 27, item 8: consecutive user messages are one turn, as the API reads them
+            "two results as two user messages in a row",
+            rec(
+                called(USE, {**USE, "id": "t2"}),
+                req(
+                    2,
+                    [
+                        {"role": "assistant", "content": [USE, {**USE, "id": "t2"}]},
+                        {"role": "user", "content": [result()]},
+                        {"role": "user", "content": [result("t2")]},
+                    ],
+                ),
+            ),
+            False,
+        ),
+        ("a call answered twice", rec(called(USE), answered((USE,), (result(), result()))), True),
         (
             "a result answering nothing",
             rec(req(1, [{"role": "user", "content": [result("t9")]}])),
             True,
         ),
+    ],
+    "ended_honestly": [
+        ("exit 0 at the final answer", Record([], Ending("exit 0"), finished=True), False),
+        ("exit 0 short of the final answer", Record([], Ending("exit 0"), finished=False), True),
+        ("a failure said so", Record([], Ending("exit 1", True), finished=False), False),
+        ("nothing known of the end", Record([], Ending("returned")), False),
+    ],
+    "denied_never_ran": [
+        ("nothing appeared", Record([], Ending("exit 0")), False),
+        ("the denied command's file", Record([], Ending("exit 0"), new_files=("x",)), True),
     ],
     "termination": [
         ("stops at the last answer", rec(called(USE), answered()), False),
@@ -359,6 +385,32 @@ def call_order(record: Record) -> str | None:  # pairing, stricter than the API
     return promises.pairing(record)
 
 
+def per_message(record: Record) -> str | None:  # pairing: each message alone, none combined
+    for r in record.requests:
+        messages = promises.messages_of(r.body)
+        for i, m in enumerate(messages[:-1]):
+            calls = [b["id"] for b in promises.of_type(promises.blocks_in(m), "tool_use")]
+            results = promises.of_type(promises.blocks_in(messages[i + 1]), "tool_result")
+            if calls and sorted(b.get("tool_use_id") for b in results) != sorted(calls):
+                return "unanswered"
+    return promises.pairing(record)
+
+
+def once_is_enough(record: Record) -> str | None:  # pairing: a call answered twice passes
+    for r in record.requests:
+        messages = promises.messages_of(r.body)
+        for i, m in enumerate(messages[:-1]):
+            calls = {b["id"] for b in promises.of_type(promises.blocks_in(m), "tool_use")}
+            results = promises.of_type(promises.blocks_in(messages[i + 1]), "tool_result")
+            if calls and {b.get("tool_use_id") for b in results} != calls:
+                return "unanswered"
+    return next((f"#{r.number}" for r in record.requests if r.reply.kind == "rejected"), None)
+
+
+def finished_only(record: Record) -> str | None:  # ended_honestly: a failing exit counts too
+    return "short" if record.finished is False else None
+
+
 def no_limit(record: Record) -> str | None:
     return promises.termination(Record(record.requests, record.ending))
 
@@ -489,6 +541,17 @@ MUTANTS: dict[str, list[tuple[str, Callable[[Record], str | None]]]] = {
         ("reads only the API's rejections", only_rejections),
         ("reads only the histories", only_history),
         ("demands call order", call_order),
+        ("reads each message alone (a false P5 fail)", per_message),
+        ("a call answered twice passes", once_is_enough),
+    ],
+    "ended_honestly": [
+        ("always holds", always_holds),
+        ("a failure that said so breaks it too", finished_only),
+        ("inverted", inverted(promises.ended_honestly)),
+    ],
+    "denied_never_ran": [
+        ("always holds", always_holds),
+        ("inverted", inverted(promises.denied_never_ran)),
     ],
     "termination": [
         ("always holds", always_holds),

@@ -1,7 +1,10 @@
 """Which tool_use ids are answered where: the one reading of a history's call/result pairs.
 
-The fake API's validation, the `pairs_intact` observable and the `pairing` invariant all read
-pairs through these functions; they differ only in the order rule they hold the answer to:
+A history is read as the real API reads it: consecutive messages of one role are one turn
+(`turns`; a system message is a turn of its own), so two tool results sent as two user messages
+in a row answer the call before them together. The fake API's validation, the `pairing` promise
+and the probe's judges all read turns and pairs through these functions; they differ only in
+the order rule they hold the answer to:
 
   ANY_ORDER   the Messages API (validation) and `pairs_intact`: every call's id is among the
               leading tool_result blocks of the next user turn, in whatever order;
@@ -12,15 +15,19 @@ pairs through these functions; they differ only in the order rule they hold the 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 __all__ = [
     "ANY_ORDER",
     "CALL_ORDER",
     "OrderRule",
+    "Turn",
     "blocks_of",
+    "joins",
     "leading_result_ids",
     "tool_use_ids",
+    "turns",
     "unanswered",
 ]
 
@@ -35,6 +42,40 @@ def blocks_of(message: dict[str, Any]) -> Blocks:
     """A message's content blocks (a string content holds no tool blocks)."""
     content = message.get("content")
     return [] if isinstance(content, str) or not content else content
+
+
+def joins(role: str, previous: str | None) -> bool:
+    """A message of `role` right after one of `previous` belongs to the same turn: the same
+    role, and not a system message (the API combines consecutive user or assistant messages)."""
+    return role == previous and role != "system"
+
+
+@dataclass
+class Turn:
+    """One or more consecutive same-role messages, read as one."""
+
+    role: str
+    index: int  # the index of its first message in the history
+    blocks: list[dict[str, Any]] = field(default_factory=list)  # their blocks, combined
+
+
+def turns(messages: Sequence[Any]) -> list[Turn]:
+    """The history's turns: consecutive messages of one role combined (see `joins`); a string
+    content is one text block, a message that is not a dict is skipped."""
+    found: list[Turn] = []
+    for n, message in enumerate(messages):
+        if not isinstance(message, dict):
+            continue
+        role = str(message.get("role"))
+        content = message.get("content")
+        if isinstance(content, str):
+            blocks = [{"type": "text", "text": content}] if content else []
+        else:
+            blocks = [b for b in content or [] if isinstance(b, dict)]
+        if not (found and joins(role, found[-1].role)):
+            found.append(Turn(role, n))
+        found[-1].blocks += blocks
+    return found
 
 
 def tool_use_ids(blocks: Blocks) -> list[str | None]:

@@ -26,7 +26,7 @@ import copy
 from dataclasses import dataclass, field
 
 from lab.model.request_shape import message_problem
-from lab.model.tool_pairs import ANY_ORDER, leading_result_ids, tool_use_ids, unanswered
+from lab.model.tool_pairs import ANY_ORDER, joins, leading_result_ids, tool_use_ids, unanswered
 
 INVALID = "invalid_request_error"
 
@@ -214,7 +214,7 @@ class HistoryCheck:
             return problem
         assert isinstance(message, dict)  # message_problem checked it
         role = message["role"]
-        if self.current is None or role == "system" or role != self.current.role:
+        if self.current is None or not joins(role, self.current.role):
             if self.current is not None:
                 problem = _turn_problem(self.current, self.previous, None)
                 if problem:

@@ -21,14 +21,15 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
-from lab.probe.cases import Case, Verdict, judge, script_tools
+from lab.probe.cases import script_tools
 from lab.probe.catalogue import CASES
 from lab.probe.conversation import Conversation
-from lab.probe.grades import NA, worse
+from lab.probe.grades import Verdict, worse
 from lab.probe.recorder import Recorder
 from lab.probe.sandbox import Scratch, environment, listing, outside_places, written_outside
 from lab.probe.target import Target
 from lab.probe.trial import Exit, Setting, Trial, short
+from lab.probe.verdict import Case, verdict
 from lab.probe.warm import COLD, WarmStarts, program_args, warm_module
 
 TIMEOUT = 60.0  # seconds a target may take for one case before it is stopped
@@ -163,7 +164,7 @@ def run_warm(
 
 def case_modes(case: Case) -> list[bool | None]:
     """The LAB_PROBE_STREAM values a case runs with: its one fixed mode, or both."""
-    stages = case.stages(Setting(case.id, "", ("read_file", {}), ("bash", {}), "", ""))
+    stages = case.script(Setting(case.id, "", ("read_file", {}), ("bash", {}), "", ""))
     modes = {s.mode for s in stages if s.mode}
     if len(modes) == 1:
         return [MODES[modes.pop()]]
@@ -183,10 +184,10 @@ def run_trial(
     from lab.model.server import FakeServer
 
     if (missing := target.missing()) is not None:
-        return Cell(target.name, case.id, Verdict(NA, missing))
+        return Cell(target.name, case.id, verdict(case, None, missing))
     if case.needs_denied_call and target.denied_call is None:
         why = "the target declares no deny rule to test (no permission system)"
-        return Cell(target.name, case.id, Verdict(NA, why))
+        return Cell(target.name, case.id, verdict(case, None, why))
 
     scratch = Scratch.create({NOTES: ""})
     try:
@@ -194,7 +195,7 @@ def run_trial(
         (scratch.work / NOTES).write_text(
             f"Probe notes. The canary for this run is {setting.canary}.\n", encoding="utf-8"
         )
-        stages = case.stages(setting)
+        stages = case.script(setting)
         conversation = Conversation(stages, setting.marker, tools=script_tools(setting))
         # Besides Steps, a conversation may play an HtmlPage (a proxy's error page), not a Step.
         model = ScriptedModel(conversation)  # type: ignore[arg-type]
@@ -234,10 +235,10 @@ def run_trial(
         hide,
         outside_files=outside,
     )
-    verdict = with_outside_writes(judge(case, trial), outside)
+    graded = with_outside_writes(verdict(case, trial), outside)
     mode = asked_mode(trial)
     shown_argv = tuple(clean(word) for word in argv)
-    return Cell(target.name, case.id, verdict, trial, mode, None, shown_argv, stream)
+    return Cell(target.name, case.id, graded, trial, mode, None, shown_argv, stream)
 
 
 def asked_mode(trial: Trial) -> str | None:
@@ -264,16 +265,19 @@ def the_worse(cells: Sequence[Cell]) -> Cell:
         note += "LAB_PROBE_STREAM)"
     else:
         note = f"in {other.mode or 'the other'} mode: {also.kind}: {also.because}"
-    verdict = Verdict(said.kind, said.because, (*said.evidence, note))
-    return replace(decided, verdict=verdict, other=other)
+    return replace(decided, verdict=noted(said, note), other=other)
 
 
-def with_outside_writes(verdict: Verdict, outside: Sequence[str]) -> Verdict:
+def noted(said: Verdict, line: str) -> Verdict:
+    """The verdict with one more line of evidence (its grade and reason unchanged)."""
+    return replace(said, evidence=(*said.evidence, line))
+
+
+def with_outside_writes(said: Verdict, outside: Sequence[str]) -> Verdict:
     """The verdict, its evidence naming what the target wrote outside its scratch folder."""
     if not outside:
-        return verdict
-    line = f"wrote outside its scratch folder: {', '.join(outside)}"
-    return replace(verdict, evidence=(*verdict.evidence, short(line, 400)))
+        return said
+    return noted(said, short(f"wrote outside its scratch folder: {', '.join(outside)}", 400))
 
 
 def select_cases(ids: Sequence[str]) -> list[Case]:

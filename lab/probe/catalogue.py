@@ -1,11 +1,11 @@
-"""Every probe case in one list: P1-P12 (cases.py) and P13-P23 (more_cases.py), by id."""
+"""Every probe case in one list, P1-P23 in order, and by id (the cases: lab/probe/cases/)."""
 
 from __future__ import annotations
 
-from lab.probe.cases import CORE_CASES, Case
-from lab.probe.more_cases import MORE_CASES
+from lab.probe.cases import CASES, Case
 
-__all__ = ["BY_ID", "CASES"]
+__all__ = ["BY_ID", "CASES", "CORE_CASES", "MORE_CASES"]
 
-CASES: list[Case] = [*CORE_CASES, *MORE_CASES]
-BY_ID = {case.id: case for case in CASES}
+BY_ID: dict[str, Case] = {case.id: case for case in CASES}
+CORE_CASES: list[Case] = CASES[:14]  # P1-P12: the seed's mechanisms and the API's first faults
+MORE_CASES: list[Case] = CASES[14:]  # P13-P23: the turn re-sent, stop reasons, termination

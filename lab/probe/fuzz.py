@@ -16,8 +16,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from lab.probe.cases import UNKNOWN_TOOL, Case, Verdict, invalid_input
+from lab.probe.scripts import UNKNOWN_TOOL, invalid_input
 from lab.probe.target import Target
+from lab.probe.verdict import Case
 
 BLOCKS = ("call", "unknown", "invalid", "text")
 DECLARED = (None, "end_turn", "tool_use")  # None: what the blocks imply
@@ -119,9 +120,8 @@ def problems_of(
         title="a generated script",
         checks="the wire invariants",
         kept_when="no wire invariant breaks",
-        stages=lambda setting: stages_from_script(steps(generated, setting.call)),
-        judge=lambda trial: Verdict("n/a", ""),
-    )
+        script=lambda setting: stages_from_script(steps(generated, setting.call)),
+    )  # no rules: the wire invariants below judge the trial
     trial = run_trial(target, case, timeout=timeout, warm=warm).trial
     return wire_problems(WireRun.from_trial(trial)) if trial else []
 

@@ -29,7 +29,8 @@ from typing import Any, Protocol
 
 from lab.bilingual import Words
 from lab.probe.conversation import Played
-from lab.probe.trial import Exchange, Exit, Setting, Trial, result_text
+from lab.probe.trial import Exchange, Exit, Setting, Trial
+from lab.record import result_text
 from lab.user_code import run_file
 
 IDLE = 30.0  # seconds without a request after which --until-done stops
@@ -179,7 +180,7 @@ def served_case(case: Any, call: str | None, replay: bool = False) -> Served:
     canary = canary_for("serve", case.id)
     denied = fill(LAB_DENIED_CALL, folder)
     setting = Setting(case.id, canary, fill(declared, folder), denied, "", "")
-    stages = case.stages(setting)
+    stages = case.script(setting)
     note = Words(  # the probe's catalogue is English: its title is quoted as data
         f"probe case {case.id} ({case.title}): {len(stages)} answers",
         f"探针用例 {case.id}（“{case.title}”）：{len(stages)} 个回答",
@@ -242,17 +243,17 @@ def canary_line(trial: Trial) -> str:
 def judged(served: Served, exchanges: list[Exchange], new_files: list[str]) -> dict[str, Any]:
     """A probe case's verdict on one run: the case's judge (the one `lab probe` uses) on a Trial
     built from what the server saw."""
-    from lab.probe.cases import judge
+    from lab.probe.verdict import verdict
 
     assert served.setting is not None
     stages = served.responder.stages
     trial = Trial("serve", served.setting, stages, exchanges, UnseenExit(0), new_files)
-    verdict = judge(served.case, trial)
+    graded = verdict(served.case, trial)
     return {
         "id": served.case.id,
-        "grade": verdict.kind,
-        "because": verdict.because,
-        "evidence": list(verdict.evidence),
+        "grade": graded.kind,
+        "because": graded.because,
+        "evidence": list(graded.evidence),
         "canary": canary_line(trial),
     }
 

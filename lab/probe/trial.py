@@ -10,9 +10,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from lab.probe.conversation import Played, Stage, blocks_in, strings, turn_of, user_text
+from lab.promises import what_changed
+from lab.record import result_text
+
+if TYPE_CHECKING:
+    from lab.record import Record
 
 
 @dataclass(frozen=True)
@@ -109,6 +115,13 @@ class Trial:
         """The request as evidence (see quote), this run's paths hidden."""
         return [self.shown(line) for line in quote(exchange)] if exchange else []
 
+    @cached_property
+    def record(self) -> Record:
+        """The trial as the one Record every promise reads, built once (lab/probe/wire.py)."""
+        from lab.probe.wire import record_of  # wire.py reads trials: imported when first asked
+
+        return record_of(self)
+
     # ---------------------------------------------------------------- questions
     def model_requests(self) -> list[Exchange]:
         return [e for e in self.exchanges if e.played is not None or e.rejected]
@@ -127,14 +140,6 @@ class Trial:
     def final_reached(self) -> bool:
         """The script's last answer (the final text, or the final call) was asked for."""
         return self.reached(len(self.stages) - 1) is not None
-
-    def finished(self) -> bool:
-        """The run reached its final answer, no request was refused, the program exited 0."""
-        return self.final_reached() and not self.rejections() and self.exit.clean
-
-    def gave_up_silently(self) -> bool:
-        """The program exited 0 without ever asking for the final answer."""
-        return self.exit.clean and not self.final_reached()
 
     def introduced(self, tool_id: str) -> Exchange | None:
         """The request whose answer carried the call `tool_id` (its fault or its answer)."""
@@ -239,8 +244,10 @@ class Trial:
             return after, NOT_AS_BLOCKS
         if len(holders) > 1:
             return after, f"the assistant turn was split into {len(holders)} turns"
-        sent = [_signature(b) for b in _content(holders[0]) if isinstance(b, dict)]
-        return after, None if sent == wanted else _difference(wanted, sent)
+        sent = [b for b in _content(holders[0]) if isinstance(b, dict)]
+        if [_signature(b) for b in sent] == wanted:
+            return after, None
+        return after, "the turn was sent back changed: " + what_changed(answer.blocks, sent)
 
     def stage_ids(self, stage: int, *, fault: bool = False) -> list[str]:
         """The tool_use ids of a stage's healthy answer (or of its fault)."""
@@ -252,37 +259,9 @@ class Trial:
 NOT_AS_BLOCKS = "the calls were not sent back as tool_use blocks (text only, or not at all)"
 
 
-def result_text(block: dict) -> str:
-    """A tool_result's content as text (a string, or its text blocks joined)."""
-    content = block.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(b.get("text", "") for b in content if isinstance(b, dict))
-    return "" if content is None else json.dumps(content)
-
-
 def _content(message: dict) -> list:
     content = message.get("content")
     return [{"type": "text", "text": content}] if isinstance(content, str) else content or []
-
-
-def _difference(wanted: list[tuple], sent: list[tuple]) -> str:
-    """What changed between the assistant turn as answered and as sent back, in words."""
-    said = []
-    texts = [w[1] for w in wanted if w[0] == "text"]
-    if missing := [t for t in texts if t not in [s[1] for s in sent if s[0] == "text"]]:
-        said.append(f"{len(missing)} of its {len(texts)} text block(s) dropped")
-    calls = {s[2]: s for s in sent if s[0] == "tool_use"}
-    for _, name, id, input in (w for w in wanted if w[0] == "tool_use"):
-        back = calls.get(id)
-        if back is None:
-            said.append(f"{id} missing")
-        elif back[1] != name:
-            said.append(f"{id} renamed {name} → {back[1]}")
-        elif back[3] != input:
-            said.append(f"{id}'s input changed")
-    return "the turn was sent back changed: " + ("; ".join(said) or "its blocks reordered")
 
 
 def _signature(block: dict) -> tuple:

@@ -100,7 +100,13 @@ def record_of(trial: Trial) -> Record:
     ]
     exit = trial.exit
     ending = Ending(f"exit {exit.status}", not exit.clean, exit.line())
-    return Record(views(trial.exchanges), ending, ran=ran)
+    return Record(
+        views(trial.exchanges),
+        ending,
+        ran=ran,
+        finished=trial.final_reached(),
+        new_files=tuple(trial.new_files),
+    )
 
 
 def holds_own_history(request: ExchangeView) -> bool:
@@ -113,7 +119,7 @@ def holds_own_history(request: ExchangeView) -> bool:
 def pairing_of(trial: Trial) -> str | None:
     """The pairing promise over a probe Trial: a rejected request, or a history that breaks the
     rule, among the requests that carry their history."""
-    record = record_of(trial)
+    record = trial.record
     own = [r for r in record.requests if isinstance(r, ExchangeView) and holds_own_history(r)]
     return promises.pairing(replace(record, requests=own))
 

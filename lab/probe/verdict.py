@@ -1,0 +1,106 @@
+"""A probe case as data, and the one function that grades a trial by it.
+
+A case is its script (the stages it plays), an ordered table of rules and the evidence to show.
+A rule is a named promise and the grade the case gives when that promise breaks; the promise
+says, in one line, what broke. A rule whose grade is `kept` or `info` is an alternative the
+case accepts (a thread the server holds, a failure reported with a non-zero exit): it is a row
+like the others, named, so a reader sees it in the table instead of in an `if`.
+
+`verdict(case, trial)` walks the table, first broken promise first, and returns its grade with
+its reason; when every promise holds, the case's `kept` line. No other code decides a grade
+(tests/test_verdict.py checks it from the source).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from lab.probe.conversation import Stage
+from lab.probe.grades import INFO, KEPT, NA, NOT_REACHED, Verdict, worse
+from lab.probe.trial import Setting, Trial
+
+Promise = Callable[[Trial], str | None]  # None: it holds; else one line: what broke
+Evidence = Callable[[Trial], Sequence[str | Sequence[str]]]  # lines (a quoted request: a list)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One row of a case's table: a promise, and the grade when it breaks."""
+
+    promise: Promise
+    grade: str
+
+    @property
+    def name(self) -> str:
+        return self.promise.__name__
+
+
+def no_evidence(trial: Trial) -> Sequence[str]:
+    return ()
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    title: str
+    checks: str  # the seed's guarantee or the API fact under test
+    kept_when: str  # the rule, in one sentence
+    script: Callable[[Setting], list[Stage]]
+    rules: tuple[Rule, ...] = ()  # in order: the first broken promise decides
+    kept: Callable[[Trial], str] = lambda trial: "every promise held"  # the kept line
+    evidence: Evidence = no_evidence
+    needs_denied_call: bool = False  # only for targets with a permission system
+    grade: str = ""  # the evidence grade of the claim: 【一】 code, 【二】 docs, 【三】 analysis
+    outcomes: str = ""  # which outcome is which, and why (the README's case table)
+    accepts: tuple[str, ...] = field(init=False, default=())  # the alternatives, by name
+
+    def __post_init__(self) -> None:
+        named = tuple(r.name for r in self.rules if r.grade in (KEPT, INFO))
+        object.__setattr__(self, "accepts", named)
+
+
+def lines_of(evidence: Sequence[str | Sequence[str]]) -> tuple[str, ...]:
+    """Evidence items (a line, or the lines of a quoted request) in order, blanks left out."""
+    lines: list[str] = []
+    for item in evidence:
+        lines += [item] if isinstance(item, str) else list(item)
+    return tuple(line for line in lines if line)
+
+
+def verdict(case: Case, trial: Trial | None, absent: str = "") -> Verdict:
+    """The case's grade for the trial: `n/a` without one (`absent` says why); `not reached`
+    when the target never got a script answer; `n/a` when it asked in the answer mode the case
+    cannot use; else the first broken rule's grade and reason, or kept."""
+    if trial is None:
+        return Verdict(NA, absent)
+    if not trial.reached_script():
+        seen = [e.line() for e in trial.exchanges[:3]] or ["no request reached the fake API"]
+        return Verdict(
+            NOT_REACHED, "the target never got a script answer", (*seen, trial.exit.line())
+        )
+    if (wrong := wrong_mode(case, trial)) is not None:
+        return Verdict(NA, wrong, (trial.exit.line(),))
+    shown = lines_of(case.evidence(trial))
+    for rule in case.rules:
+        if (broken := rule.promise(trial)) is not None:
+            return Verdict(rule.grade, broken, shown)
+    return Verdict(KEPT, case.kept(trial), shown)
+
+
+def wrong_mode(case: Case, trial: Trial) -> str | None:
+    """The target asked for a streamed answer where the case needs JSON, or the reverse."""
+    for k, stage in enumerate(trial.stages):
+        first = next(iter(trial.played(k)), None)
+        if stage.mode and first is not None and first.stream != (stage.mode == "stream"):
+            asked, needed = ("a streamed", "a JSON") if first.stream else ("a JSON", "a streamed")
+            return f"the target asked for {asked} answer; {case.id} needs {needed} one"
+    return None
+
+
+def both_modes(decided: Verdict, other: Verdict, note: str) -> Verdict:
+    """One verdict from a case run in both answer modes: the worse (`decided` on a tie), the
+    other mode's outcome noted in its evidence."""
+    if worse(decided.kind, other.kind) != decided.kind:
+        decided = other
+    return Verdict(decided.kind, decided.because, (*decided.evidence, note))
