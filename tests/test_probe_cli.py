@@ -111,7 +111,7 @@ def test_a_command_that_never_reaches_the_script_exits_4(command):
 
 def test_lab_help_documents_exit_4():
     done = lab("--help")
-    assert "  4    `lab probe --cmd`: the program was not reached on some case" in done.stdout
+    assert "  4    `lab probe --cmd`, `lab serve CASE`: the program was not reached" in done.stdout
 
 
 def test_json_carries_every_cell_with_every_request_body_and_evidence():

@@ -213,8 +213,8 @@ MUTANTS = [
     (
         "P13 a missing turn is info",
         "resending",
-        "        return FAIL, why",
-        "        return INFO, why",
+        "        return LIES, why",
+        "        return AS_TEXT, why",
     ),
     (
         "P14 no tolerance check",

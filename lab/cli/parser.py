@@ -30,8 +30,9 @@ exit codes:
        line says what and where
   3    an internal error of the lab, a bug: one line, and the full traceback in a file
        in the temp folder
-  4    `lab probe --cmd`: the program was not reached on some case (it never got a
-       script answer: a missing script, a crash at import, a hang, a wrong path)
+  4    `lab probe --cmd`, `lab serve CASE`: the program was not reached on some case
+       (it never got a script answer: a missing script, a crash at import, a hang, a
+       wrong path); the grades' policy is in lab/probe/grades.py
   130  interrupted (Ctrl-C)
   A closed pipe (`lab run | head -3`) ends quietly with 0.
 """

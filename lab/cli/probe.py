@@ -268,14 +268,20 @@ def run_fuzz(args: argparse.Namespace, target: Any, out: Console) -> int:
             print(fuzz_json(target.name, trials, None, None))
         else:
             out.print(nothing_found(target.name, trials))
-        return 0
+        return exit_of_fuzz(None)
     rerun = shlex.join(["lab", *probe_argv(args, every_flag=False)])
     script = breaker_source(found, target, trials, rerun)
     if args.json:
         print(fuzz_json(target.name, trials, found, script))
     else:
         print(script, end="")
-    return 1
+    return exit_of_fuzz(found)
+
+
+def exit_of_fuzz(found: Any) -> int:
+    from lab.probe.grades import breaker_exit
+
+    return breaker_exit(found is not None)
 
 
 def run_probe(
@@ -316,16 +322,17 @@ def run_probe(
 
 
 def exit_status(targets: list[Any], cells: list[Any]) -> int:
-    """4 when a --cmd program was not reached on some case, else 1 when a claimed case reads
-    fail, else 0."""
-    from lab.probe.grades import FAIL, NOT_REACHED
+    """The grades' exit policy (lab/probe/grades.py) over the cells that count: 4 when a --cmd
+    program was not reached on some case, else 1 when a claimed case reads fail, else 0."""
+    from lab.probe.grades import counts
+    from lab.probe.grades import exit_status as policy
 
     by_name = {t.name: t for t in targets}
-    if any(c.verdict.kind == NOT_REACHED and by_name[c.target].command for c in cells):
-        return EXIT_NOT_REACHED
-    if any(c.verdict.kind == FAIL and c.case in by_name[c.target].claims for c in cells):
-        return EXIT_FAIL
-    return EXIT_OK
+    return policy(
+        c.verdict.kind
+        for c in cells
+        if counts(c.verdict.kind, c.case in by_name[c.target].claims, by_name[c.target].command)
+    )
 
 
 def cmd_serve(args: argparse.Namespace, out: Console) -> int:

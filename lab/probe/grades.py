@@ -17,6 +17,7 @@ probe does the same so that a maintainer can read a cell and agree with it:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 KEPT, FAIL, NON_STRICT, INFO, NA, NOT_REACHED = (
@@ -42,3 +43,47 @@ class Verdict:
     kind: str  # one of GRADES
     because: str  # one line: the rule's outcome
     evidence: tuple[str, ...] = ()  # the requests, answers, exit status and files that decided
+
+
+# ---------------------------------------------------------------- what a grade does to a run
+# One policy for `lab probe`, `lab serve`, `lab probe --fuzz` and the JUnit writer: the exit
+# status a cell of each grade asks for (when it counts, see `counts`), and its JUnit element
+# (None: the testcase passed; non-strict and info say their grade in its properties).
+EXIT_OK, EXIT_FAIL, EXIT_NOT_REACHED = 0, 1, 4
+
+
+@dataclass(frozen=True)
+class Consequence:
+    exit: int
+    junit: str | None
+
+
+POLICY: dict[str, Consequence] = {
+    FAIL: Consequence(EXIT_FAIL, "failure"),
+    NOT_REACHED: Consequence(EXIT_NOT_REACHED, "error"),
+    NA: Consequence(EXIT_OK, "skipped"),
+    NON_STRICT: Consequence(EXIT_OK, None),
+    INFO: Consequence(EXIT_OK, None),
+    KEPT: Consequence(EXIT_OK, None),
+}
+# When two cells ask for different statuses, the first of these wins.
+EXIT_ORDER = (EXIT_NOT_REACHED, EXIT_FAIL, EXIT_OK)
+
+
+def counts(grade: str, claimed: bool, program: bool) -> bool:
+    """Whether a cell's grade reaches the exit status: a fail only on a case the target claims
+    to keep (a built-in target's claims; a --cmd program and a served case claim theirs), not
+    reached only for a program the user named (a built-in peer not reached is shown, not failed)."""
+    return {FAIL: claimed, NOT_REACHED: program}.get(grade, False)
+
+
+def exit_status(grades: Iterable[str], failed: bool = False) -> int:
+    """The exit status of a run whose counted cells read `grades` (`failed`: it broke in a way
+    no grade names, as a served script left unconsumed): the first of EXIT_ORDER asked for."""
+    asked = {POLICY[grade].exit for grade in grades} | ({EXIT_FAIL} if failed else set())
+    return next(code for code in EXIT_ORDER if code in asked | {EXIT_OK})
+
+
+def breaker_exit(found: bool) -> int:
+    """`lab probe --fuzz`: a breaker found is a broken MUST (a wire invariant), a fail."""
+    return exit_status([FAIL] if found else [])

@@ -12,9 +12,10 @@ harness that retries can pass). Once the script was answered to its end, a new c
 starts a new run with `--replay` (the fault again, a verdict per run); without it, it gets the
 healthy answers, and the server says so. `--until-done` stops once the script was answered and
 the harness hung up, or once `--idle` seconds (default 30) passed without a request after the
-first: a harness that stops early does not keep it waiting. Exit status 0 when the script was
-consumed, no request was rejected and no case verdict is fail, broken, non-strict or not
-reached; else 1. What it prints is lab/views/serve.py's.
+first: a harness that stops early does not keep it waiting. The exit status is the probe's
+(lab/probe/grades.py): 4 when a served case was not reached, 1 when it reads fail or when the
+script was not consumed or a request was rejected, else 0 (non-strict and info are not
+failures). What it prints is lab/views/serve.py's.
 """
 
 from __future__ import annotations
@@ -258,9 +259,6 @@ def judged(served: Served, exchanges: list[Exchange], new_files: list[str]) -> d
     }
 
 
-BAD_GRADES = ("broken", "fail", "non-strict", "not reached")  # a run that exits 1
-
-
 @dataclass
 class Watch:
     """The runs of one `lab serve`: where each begins in the request log, and their verdicts."""
@@ -313,13 +311,14 @@ class Watch:
 
     @property
     def status(self) -> int:
-        bad = any(
-            not r["script_consumed"]
-            or r["rejections"]
-            or r.get("case", {}).get("grade") in BAD_GRADES
-            for r in self.results
-        )
-        return 1 if bad else 0
+        """The grades' exit policy (lab/probe/grades.py): a served case is claimed and its
+        harness is the program under test; a run that left the script unconsumed or had a
+        request rejected fails too."""
+        from lab.probe.grades import counts, exit_status
+
+        grades = [r["case"]["grade"] for r in self.results if "case" in r]
+        failed = any(not r["script_consumed"] or r["rejections"] for r in self.results)
+        return exit_status((g for g in grades if counts(g, True, True)), failed)
 
 
 def serve_command(

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from lab.probe.conversation import Stage
-from lab.probe.grades import INFO, KEPT, NA, NOT_REACHED, Verdict, worse
+from lab.probe.grades import INFO, KEPT, NA, NOT_REACHED, Verdict
 from lab.probe.trial import Setting, Trial
 
 Promise = Callable[[Trial], str | None]  # None: it holds; else one line: what broke
@@ -96,11 +96,3 @@ def wrong_mode(case: Case, trial: Trial) -> str | None:
             asked, needed = ("a streamed", "a JSON") if first.stream else ("a JSON", "a streamed")
             return f"the target asked for {asked} answer; {case.id} needs {needed} one"
     return None
-
-
-def both_modes(decided: Verdict, other: Verdict, note: str) -> Verdict:
-    """One verdict from a case run in both answer modes: the worse (`decided` on a tie), the
-    other mode's outcome noted in its evidence."""
-    if worse(decided.kind, other.kind) != decided.kind:
-        decided = other
-    return Verdict(decided.kind, decided.because, (*decided.evidence, note))

@@ -13,12 +13,9 @@ from collections.abc import Sequence
 
 from lab.probe.bench import Cell
 from lab.probe.catalogue import BY_ID
-from lab.probe.grades import FAIL, NA, NOT_REACHED
+from lab.probe.grades import FAIL, NA, NOT_REACHED, POLICY
 from lab.probe.target import Target
 from lab.views.probe import reproduce
-
-# A grade that makes a testcase not pass: the element that says so.
-OUTCOME_ELEMENT = {FAIL: "failure", NOT_REACHED: "error", NA: "skipped"}
 
 
 def testcase(cell: Cell, target: Target) -> ET.Element:
@@ -36,7 +33,7 @@ def testcase(cell: Cell, target: Target) -> ET.Element:
     for name, value in facts.items():
         if value:
             ET.SubElement(properties, "property", name=name, value=value)
-    tag = OUTCOME_ELEMENT.get(cell.verdict.kind)
+    tag = POLICY[cell.verdict.kind].junit
     if tag is not None:
         outcome = ET.SubElement(element, tag, message=cell.verdict.because)
         lines = list(cell.verdict.evidence)

@@ -104,7 +104,7 @@ def error_answered(what: str, promise: str) -> dict:
         Rule(turn_changed(what), NON_STRICT),
     )
     kept = f"{what} got an is_error result, the run finished"
-    return {"rules": rules, "kept": lambda trial: kept, "evidence": evidence}
+    return dict(rules=rules, kept=lambda trial: kept, evidence=evidence)
 
 
 # ---------------------------------------------------------------- P4: invalid streamed JSON

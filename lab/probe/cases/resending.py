@@ -97,8 +97,13 @@ def two_turns(setting: Setting) -> list[Stage]:
     ]
 
 
+# What can happen to an answer sent back, from the worst: its call rewritten or missing (the
+# history lies about what ran), its text changed or the turn split, the turn written as text.
+LIES, CHANGED, AS_TEXT = "rewritten", "changed", "as text"
+
+
 def turn_problem(trial: Trial, request: Exchange, stage: int) -> tuple[str, str] | None:
-    """How the request re-sends stage `stage`'s answer: None when whole, else (grade, why)."""
+    """How the request re-sends stage `stage`'s answer: None when whole, else (what, why)."""
     wanted = [as_sent(b) for b in trial.stages[stage].answer.blocks]
     call_id = trial.stage_ids(stage)[0]
     holders = [m for m in request.messages if any(b.get("id") == call_id for b in blocks_in(m))]
@@ -107,17 +112,17 @@ def turn_problem(trial: Trial, request: Exchange, stage: int) -> tuple[str, str]
     if not holders:  # the id as a whole word in a text block: a history written as text
         texts = " ".join(b.get("text", "") for m in request.messages for b in blocks_in(m))
         if re.search(rf"\b{re.escape(call_id)}\b", texts):
-            return INFO, f"answer {stage + 1}'s call is written as text, not as a tool_use block"
+            return AS_TEXT, f"answer {stage + 1}'s call is written as text, not as a tool_use block"
         why = f"answer {stage + 1}'s assistant turn is missing from the history (no {call_id})"
-        return FAIL, why
+        return LIES, why
     if len(holders) > 1:
-        return NON_STRICT, f"answer {stage + 1} was split into {len(holders)} assistant turns"
+        return CHANGED, f"answer {stage + 1} was split into {len(holders)} assistant turns"
     sent = [as_sent(b) for b in blocks_in(holders[0]) if b.get("type") in ("text", "tool_use")]
     calls = [s for s in sent if s[0] == "tool_use"]
     if calls != [w for w in wanted if w[0] == "tool_use"]:
-        return FAIL, f"answer {stage + 1}'s tool_use was rewritten: {short(calls, 120)}"
+        return LIES, f"answer {stage + 1}'s tool_use was rewritten: {short(calls, 120)}"
     if sent != wanted:
-        return NON_STRICT, f"answer {stage + 1}'s text was dropped, changed or moved"
+        return CHANGED, f"answer {stage + 1}'s text was dropped, changed or moved"
     return None
 
 
@@ -134,15 +139,15 @@ def problems(trial: Trial) -> list[tuple[str, str]]:
     return [p for k in range(min(stage, 2)) if (p := turn_problem(trial, request, k))]
 
 
-def worst_is(grade: str):
-    """The answers came back changed, the worst change of this grade: every change said."""
+def worst_is(what: str):
+    """The answers came back changed, the worst change `what`: every change said."""
 
     def promise(trial: Trial) -> str | None:
         found = problems(trial)
-        worst = next((g for g in (FAIL, NON_STRICT, INFO) if any(k == g for k, _ in found)), None)
-        return "; ".join(why for _, why in found) if worst == grade else None
+        worst = next((w for w in (LIES, CHANGED, AS_TEXT) if any(k == w for k, _ in found)), None)
+        return "; ".join(why for _, why in found) if worst == what else None
 
-    return named(f"resent_whole ({grade})", promise)
+    return named(f"resent_whole ({what})", promise)
 
 
 def never_sent_back(trial: Trial) -> str | None:
@@ -218,9 +223,9 @@ RESENDING_CASES: list[Case] = [
         script=two_turns,
         rules=(
             Rule(never_sent_back, FAIL),
-            Rule(worst_is(FAIL), FAIL),
-            Rule(worst_is(NON_STRICT), NON_STRICT),
-            Rule(worst_is(INFO), INFO),
+            Rule(worst_is(LIES), FAIL),
+            Rule(worst_is(CHANGED), NON_STRICT),
+            Rule(worst_is(AS_TEXT), INFO),
             Rule(whole_after_all, NON_STRICT),
             Rule(server_holds_history, KEPT),
         ),

@@ -110,7 +110,7 @@ def retried_case(wait: float | None) -> dict:
         Rule(waited(wait, RETRY_TOLERANCE, ignored), NON_STRICT),
     )
     kept = lambda trial: f"retried after {gap(trial):.1f} s, the run completed"  # noqa: E731
-    return {"rules": rules, "kept": kept, "evidence": evidence}
+    return dict(rules=rules, kept=kept, evidence=evidence)
 
 
 # ---------------------------------------------------------------- P8 / P9: a stream that breaks
