@@ -101,11 +101,17 @@ def complete_fields(cut_json: str) -> dict:
 
 def whole_parameters(cut_json: str, whole: dict) -> dict:
     """The input a non-streamed answer carries when max_tokens cut its tool call: the
-    parameters that were whole when the cut came, each as the model wrote it. The API buffers
-    each tool parameter until it is complete (anthropics/anthropic-sdk-python#794), so a cut
-    parameter is missing entirely, a cut list or object too (docs/api-rules.md, "cut calls")."""
-    lenient = complete_fields(cut_json)
-    return {key: value for key, value in lenient.items() if whole.get(key) == value}
+    parameters whose whole value arrived before the cut, in order. The API buffers each tool
+    parameter until it is complete (anthropics/anthropic-sdk-python#794), so a cut parameter
+    is missing entirely, a cut list or object too (docs/api-rules.md, "cut calls")."""
+    items = list(whole.items())
+    kept: dict = {}
+    for n, (key, value) in enumerate(items):
+        through = json.dumps(dict(items[: n + 1]))[:-1]  # the object's text up to this value
+        if not cut_json.startswith(through):
+            break
+        kept[key] = value
+    return kept
 
 
 class DroppedBody(httpx2.SyncByteStream):
@@ -351,8 +357,10 @@ class FakeMessagesAPI:
         blocks = [dict(block) for block in step.turn.blocks]
         last = blocks[-1]  # a tool_use: CutOff refuses any other shape
         cut = cut_input(last)[: step.keep_chars]
-        # Streamed: the cut text itself. Not streamed: the parameters that were whole.
-        last.update(raw_json=cut, input=whole_parameters(cut, last["input"]))
+        # Streamed: the cut text itself. Not streamed: the parameters that were whole (a
+        # scripted raw_json is no object's text: then what a lenient parse completes).
+        whole = complete_fields(cut) if "raw_json" in last else whole_parameters(cut, last["input"])
+        last.update(raw_json=cut, input=whole)
         self.cut_calls.append(last["id"])
         return self._turn(index, Turn(tuple(blocks), "max_tokens"), stream, messages)
 
