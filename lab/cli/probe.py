@@ -482,7 +482,8 @@ def cmd_merge(args: argparse.Namespace, out: Console) -> int:
     taken = [k for k in taken if k not in ("command", "timeout", "lang")]
     if taken:
         flag = "--" + taken[0].replace("_", "-")
-        raise usage_error(f"merge takes shard files and {', '.join(MERGE_FLAGS)}, not {flag}")
+        allowed = ", ".join(f"--{name}" for name in MERGE_FLAGS)
+        raise usage_error(f"merge takes shard files and {allowed}, not {flag}")
     if not files:
         raise usage_error("merge: name the shard files (the --json output of each --shard K/N)")
     check_outputs(args)

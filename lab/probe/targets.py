@@ -128,7 +128,7 @@ def command_problem(command: str) -> str | None:
         command.encode("utf-8")
     except UnicodeEncodeError:
         shown = command.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-        return f"--cmd {shown!r}: not UTF-8 text (name the file by a UTF-8 link to it)"
+        return f"--cmd {shown}: not UTF-8 text (name the file by a UTF-8 link to it)"
     try:
         words = shlex.split(command)
     except ValueError:
@@ -153,7 +153,7 @@ def short_name(name: str, limit: int = 80) -> str:
     """A file name for an error line: quoted, and cut in the middle when it is long."""
     if len(name) <= limit:
         return repr(name)
-    return f"{name[: limit // 2]!r}…{name[-limit // 4 :]!r} ({len(name)} characters)"
+    return f"{name[: limit // 2] + '…' + name[-limit // 4 :]!r} ({len(name)} characters)"
 
 
 def program(word: str) -> str:
