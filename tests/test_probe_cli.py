@@ -216,3 +216,14 @@ def test_warm_makes_a_cmd_program_warm_and_reaches_the_probe_run_again():
     assert (target.warm, target.command) == (True, True)
     assert "--warm" in probe_argv(args)  # the re-entered probe (in its namespace) starts it warm
     assert "--warm" not in probe_argv(build_parser().parse_args(["probe", "--cmd", command]))
+
+
+def test_a_program_that_ignores_the_base_url_runs_from_a_wrapper_that_writes_its_config():
+    """The README's worked example: config_agent.py reads its endpoint from a file in HOME, so
+    on its own it is never reached; with_config.sh writes that file into the scratch HOME."""
+    alone = lab("probe", "--cmd", f"{sys.executable} {AGENTS / 'config_agent.py'}", "--case", "P1")
+    assert alone.returncode == 4
+    assert "FileNotFoundError" in said(alone) and "config.json" in said(alone)
+    wrapped = lab("probe", "--cmd", f"sh {AGENTS / 'with_config.sh'}", "--case", "P1", "P2")
+    assert wrapped.returncode == 0, wrapped.stdout
+    assert "2 kept, 0 fail" in said(wrapped)
