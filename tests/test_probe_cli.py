@@ -55,6 +55,34 @@ WARM = "--warm"
         (["lab-reference", "--jobs", "0"], "--jobs: 0 is less than 1"),
         (["lab-reference", "--warm"], "--warm goes with --cmd"),
         (["--cmd", "python a.py", "--warm", "--cold"], "--warm goes with --cmd, not with --cold"),
+        # a program or script that is not there: a usage error, not a matrix of `not reached`
+        (["--cmd", "no-such-agent --fast"], "--cmd: no program 'no-such-agent' (not found on"),
+        (["--cmd", "./no-such-agent"], "--cmd: no program './no-such-agent' (no such file)"),
+        (["--cmd", f"{sys.executable} no_such_agent.py"], "which does not exist"),
+        (
+            ["--cmd", "python " + "a" * 300 + ".py"],
+            "python would run 'aaaa"
+            + "a" * 36
+            + "…aaaa"
+            + "a" * 13
+            + ".py' (303 characters), which",
+        ),
+        (
+            ["--cmd", "a" * 300],
+            "program 'a" + "a" * 39 + "…" + "a" * 20 + "' (300 characters) (not found on",
+        ),
+        (["--cmd", "/"], "--cmd: '/' is not an executable program"),
+        # a file name that is not UTF-8 reaches Python as surrogates (os.fsdecode)
+        (["--cmd", "python \udcff\udcfe.py"], "--cmd python \\xff\\xfe.py: not UTF-8 text"),
+        (["--cmd", "python a.py", "--env", "A"], "argument --env: 'A': expected NAME=VALUE"),
+        (["lab-reference", "--shard", "5/4"], "--shard: 5/4: K must be between 1 and N"),
+        (["lab-reference", "--shard", "0/4"], "--shard: 0/4: K must be between 1 and N"),
+        (["lab-reference", "--shard", "1of4"], "--shard: '1of4': expected K/N, e.g. 1/4"),
+        (["lab-reference", "--fuzz", "2", "--shard", "1/2"], "--shard shares out a matrix"),
+        # outputs checked before the run: a read-only file system, a folder
+        (["lab-reference", "--report", "/proc/probe.html"], "/proc/probe.html: cannot write"),
+        (["lab-reference", "--junit", "/proc/probe.xml"], "/proc/probe.xml: cannot write there"),
+        (["lab-reference", "--junit", "/"], "--junit /: a folder, not a file"),
     ],
 )
 def test_usage_errors_are_one_line_and_exit_2(args, message, capsys):
@@ -94,15 +122,8 @@ def test_a_program_that_keeps_what_it_is_probed_with_exits_0_and_one_that_fails_
     assert (suite.get("tests"), suite.get("failures")) == ("2", "1")
 
 
-@pytest.mark.parametrize(
-    "command",
-    [
-        f"{sys.executable} {AGENTS / 'no_v1.py'}",  # posts to /messages: the fake says 404
-        f"{sys.executable} {AGENTS / 'no_such_agent.py'}",  # a missing script
-    ],
-    ids=["no-v1", "missing-script"],
-)
-def test_a_command_that_never_reaches_the_script_exits_4(command):
+def test_a_command_that_never_reaches_the_script_exits_4():
+    command = f"{sys.executable} {AGENTS / 'no_v1.py'}"  # posts to /messages: the fake says 404
     done = lab("probe", "--cmd", command, "--case", "P1")
     assert done.returncode == 4, done.stdout + done.stderr
     assert "P1 not reached: tool_use declared end_turn (JSON)" in said(done)
@@ -189,8 +210,20 @@ def test_warm_makes_a_cmd_program_warm_and_reaches_the_probe_run_again():
     from lab.cli.parser import build_parser
     from lab.cli.probe import chosen_targets, probe_argv
 
-    args = build_parser().parse_args(["probe", "--cmd", "python a.py", "--warm"])
+    command = f"python {AGENTS / 'hand_loop.py'}"
+    args = build_parser().parse_args(["probe", "--cmd", command, "--warm"])
     (target,) = chosen_targets(args)
     assert (target.warm, target.command) == (True, True)
     assert "--warm" in probe_argv(args)  # the re-entered probe (in its namespace) starts it warm
-    assert "--warm" not in probe_argv(build_parser().parse_args(["probe", "--cmd", "python a.py"]))
+    assert "--warm" not in probe_argv(build_parser().parse_args(["probe", "--cmd", command]))
+
+
+def test_a_program_that_ignores_the_base_url_runs_from_a_wrapper_that_writes_its_config():
+    """The README's worked example: config_agent.py reads its endpoint from a file in HOME, so
+    on its own it is never reached; with_config.sh writes that file into the scratch HOME."""
+    alone = lab("probe", "--cmd", f"{sys.executable} {AGENTS / 'config_agent.py'}", "--case", "P1")
+    assert alone.returncode == 4
+    assert "FileNotFoundError" in said(alone) and "config.json" in said(alone)
+    wrapped = lab("probe", "--cmd", f"sh {AGENTS / 'with_config.sh'}", "--case", "P1", "P2")
+    assert wrapped.returncode == 0, wrapped.stdout
+    assert "2 kept, 0 fail" in said(wrapped)

@@ -15,8 +15,11 @@ harness that cannot start.
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import shlex
 import sys
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +40,35 @@ def port_number(text: str) -> int:
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"{value} is not a port number (0-65535)")
     return value
+
+
+# What a --cmd program's environment holds (lab/probe/sandbox.py and targets.py set it).
+PROGRAM_ENV = (
+    "PATH (the lab's Python first), HOME, TMPDIR (a fresh scratch folder's), LANG=C.UTF-8, "
+    "ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY (a fake key), LAB_PROBE_STREAM (0 or 1: the "
+    "answer mode to use, when a case needs one), LAB_PROBE_APPROVE=all and LAB_PROBE_HUMAN_LOG "
+    "(the permission contract), PYTHONDONTWRITEBYTECODE=1, DO_NOT_TRACK=1, "
+    "LITELLM_OFFLINE_MODE=true and LITELLM_LOCAL_MODEL_COST_MAP=True (no network tries at start)"
+)
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def env_setting(text: str) -> tuple[str, str]:
+    """`NAME=VALUE` for --env (an argparse type)."""
+    name, sep, value = text.partition("=")
+    if not sep or not ENV_NAME.fullmatch(name):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected NAME=VALUE, e.g. MY_AGENT_OFFLINE=1")
+    return name, value
+
+
+def shard_setting(text: str) -> Any:
+    """`K/N` for --shard (an argparse type)."""
+    from lab.probe.shards import parse_shard
+
+    try:
+        return parse_shard(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error).removeprefix("--shard ")) from None
 
 
 def peers_install() -> Any:
@@ -60,14 +92,39 @@ def add_parsers(sub: Any, lang: argparse.ArgumentParser) -> None:
         description="Run probe cases against a target and print each case's grade (kept, "
         "fail, non-strict, info, n/a, not reached) with the evidence. TARGET is a built-in name "
         "(lab-reference, lab-course, the peers); --cmd runs any program with the prompt as its "
-        "last argument. Exit 0: nothing claimed reads fail; 1: a claimed case reads fail; 2: a "
-        "usage error; 4: a --cmd program was not reached.",
+        "last argument. `lab probe merge FILE.json ...` joins the --json outputs of the shards "
+        "of one run (--shard K/N) into the run's matrix, exit status and outputs. Exit 0: "
+        "nothing claimed reads fail; 1: a claimed case reads fail; 2: a usage error; 4: a "
+        "--cmd program was not reached.",
+        epilog=f"The environment of a --cmd program holds only: {PROGRAM_ENV}. Add its own "
+        "switches with --env NAME=VALUE. A program that ignores ANTHROPIC_BASE_URL reads a "
+        "config file in its HOME instead: write one from the program itself, or wrap it in a "
+        "script that does (docs: the README's `lab probe --cmd` section).",
     )
     probe.add_argument(
         "targets", nargs="*", metavar="TARGET", help="built-in target names (see --all)"
     )
     probe.add_argument("--all", action="store_true", help="every built-in target: the matrix")
-    probe.add_argument("--cmd", metavar="COMMAND", help="probe this program (split like a shell)")
+    probe.add_argument(
+        "--cmd",
+        metavar="COMMAND",
+        help="probe this program (split like a shell; it must exist: see the variables below)",
+    )
+    probe.add_argument(
+        "--env",
+        type=env_setting,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set this variable for the program (repeatable): a harness's own switches",
+    )
+    probe.add_argument(
+        "--shard",
+        type=shard_setting,
+        metavar="K/N",
+        help="run only the K-th of N shares of the matrix (CI job matrices); join the shards' "
+        "--json outputs with `lab probe merge`",
+    )
     probe.add_argument(
         "--call",
         metavar="TOOL=JSON",
@@ -179,10 +236,12 @@ def probe_argv(args: argparse.Namespace, *, every_flag: bool = True) -> list[str
         "final_call",
         "deny_call",
         "fuzz",
-        *(("report", "junit", "jobs") if every_flag else ()),
+        *(("report", "junit", "jobs", "shard") if every_flag else ()),
     ):
         if getattr(args, flag) is not None:
             argv += [f"--{flag.replace('_', '-')}", str(getattr(args, flag))]
+    for name, value in args.env:
+        argv += ["--env", f"{name}={value}"]
     if args.case:
         argv += ["--case", *args.case]
     if every_flag:
@@ -192,9 +251,37 @@ def probe_argv(args: argparse.Namespace, *, every_flag: bool = True) -> list[str
     return argv
 
 
-def chosen_targets(args: argparse.Namespace) -> list[Any]:
+def run_record(args: argparse.Namespace) -> dict[str, Any]:
+    """What defines this run, for `lab probe merge`: the command without its outputs, jobs and
+    shard (the same on every machine of a CI matrix), the lab's version and the shard."""
+    from lab import __version__
+
+    argv = probe_argv(args, every_flag=False) + ["--timeout", str(args.timeout)]
+    argv += [f"--{flag}" for flag in ("cold", "warm") if getattr(args, flag)]
+    return {"argv": argv, "lab": __version__, "shard": str(args.shard) if args.shard else None}
+
+
+def chosen_targets(args: argparse.Namespace, *, here: bool = True) -> list[Any]:
+    """The targets the arguments name, each with the --env settings; `here`: the --cmd
+    program must exist on this machine (not so for `lab probe merge`, which runs nothing)."""
+    from dataclasses import replace
+
+    return [
+        replace(target, env={**target.env, **dict(args.env)}) if args.env else target
+        for target in named_targets(args, here)
+    ]
+
+
+def named_targets(args: argparse.Namespace, here: bool) -> list[Any]:
     from lab.probe.target import READ_NOTES
-    from lab.probe.targets import TargetError, builtin, command_target, parse_call, resolve
+    from lab.probe.targets import (
+        TargetError,
+        builtin,
+        command_problem,
+        command_target,
+        parse_call,
+        resolve,
+    )
 
     given = [bool(args.targets), args.all, args.cmd is not None]
     if sum(given) != 1:
@@ -214,7 +301,10 @@ def chosen_targets(args: argparse.Namespace) -> list[Any]:
             call = parse_call(args.call) if args.call else READ_NOTES
             denied = parse_call(args.deny_call, "--deny-call") if args.deny_call else None
             final = parse_call(args.final_call, "--final-call") if args.final_call else None
-            return [command_target(args.cmd, call, final, denied, warm=args.warm)]
+            target = command_target(args.cmd, call, final, denied, warm=args.warm)
+            if here and (problem := command_problem(args.cmd)) is not None:
+                raise usage_error(problem)
+            return [target]
         return [resolve(name) for name in dict.fromkeys(args.targets)]
     except TargetError as error:
         raise usage_error(str(error)) from None
@@ -224,6 +314,8 @@ def cmd_probe(args: argparse.Namespace, out: Console) -> int:
     from lab.probe import sandbox
     from lab.probe.bench import select_cases
 
+    if args.targets[:1] == ["merge"]:
+        return cmd_merge(args, out)
     targets = chosen_targets(args)
     try:
         cases = select_cases(args.case)
@@ -231,12 +323,9 @@ def cmd_probe(args: argparse.Namespace, out: Console) -> int:
         raise usage_error(error.args[0]) from None
     if args.fuzz and len(targets) != 1:
         raise usage_error("--fuzz needs one target")
-    if args.report and args.report.suffix.lower() not in (".html", ".htm"):
-        raise usage_error(f"--report {args.report}: the file name must end in .html")
-    if args.report and not args.report.parent.is_dir():
-        raise usage_error(f"--report {args.report}: no folder {args.report.parent}")
-    if args.junit and not args.junit.parent.is_dir():
-        raise usage_error(f"--junit {args.junit}: no folder {args.junit.parent}")
+    if args.fuzz and args.shard:
+        raise usage_error("--shard shares out a matrix; --fuzz runs one target's scripts")
+    check_outputs(args)  # before the run: a run of minutes is not lost to a bad file name
 
     if sandbox.inside():
         sandbox.loopback_up()
@@ -251,6 +340,45 @@ def cmd_probe(args: argparse.Namespace, out: Console) -> int:
     if args.fuzz:
         return run_fuzz(args, targets[0], out)
     return run_probe(args, targets, cases, isolation, out)
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """--report and --junit name files this process can write (one line, exit 2, otherwise)."""
+    if args.report and args.report.suffix.lower() not in (".html", ".htm"):
+        raise usage_error(f"--report {args.report}: the file name must end in .html")
+    for flag, path in (("--report", args.report), ("--junit", args.junit)):
+        if path is not None:
+            writable(flag, path)
+
+
+def writable(flag: str, path: Path) -> None:
+    """Try it: create (and remove) a file beside it, or open it for writing without changing
+    it; permissions alone do not tell (root, read-only and virtual file systems)."""
+    if not path.parent.is_dir():
+        raise usage_error(f"{flag} {path}: no folder {path.parent}")
+    if path.is_dir():
+        raise usage_error(f"{flag} {path}: a folder, not a file")
+    try:
+        if path.exists():
+            with path.open("r+b"):
+                pass
+        else:
+            tempfile.NamedTemporaryFile(dir=path.parent, prefix=".lab-probe-").close()
+    except OSError as error:
+        raise usage_error(f"{flag} {path}: cannot write there ({error.strerror})") from None
+
+
+def write_output(flag: str, path: Path, text: str) -> None:
+    """Write `text` whole or not at all: into a file beside `path`, then renamed over it."""
+    try:
+        with tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", dir=path.parent, prefix=".lab-probe-", delete=False
+        ) as file:
+            file.write(text)
+        os.replace(file.name, path)
+    except OSError as error:
+        Path(file.name).unlink(missing_ok=True)
+        raise usage_error(f"{flag} {path}: cannot write there ({error.strerror})") from None
 
 
 def run_fuzz(args: argparse.Namespace, target: Any, out: Console) -> int:
@@ -287,29 +415,52 @@ def exit_of_fuzz(found: Any) -> int:
 def run_probe(
     args: argparse.Namespace, targets: list[Any], cases: list[Any], isolation: str, out: Console
 ) -> int:
+    """The trials (this shard's, with --shard), then every output asked for."""
+    from lab.probe.bench import probe_pairs
+    from lab.probe.shards import chosen, matrix_costs
+
+    pairs = [(t, c) for t in targets for c in cases]
+    if args.shard is not None:
+        pairs = chosen(pairs, matrix_costs(pairs), args.shard)
+    if sys.stderr.isatty():
+        share = f" (shard {args.shard}: {len(pairs)} cells)" if args.shard else ""
+        print(
+            f"lab probe: {len(targets)} target(s) × {len(cases)} case(s){share}…", file=sys.stderr
+        )
+    cells = probe_pairs(pairs, jobs=args.jobs, timeout=args.timeout, cold=args.cold)
+    return show_results(args, targets, cells, isolation, run_record(args), out)
+
+
+def show_results(
+    args: argparse.Namespace,
+    targets: list[Any],
+    cells: list[Any],
+    isolation: str,
+    run: dict[str, Any],
+    out: Console,
+) -> int:
+    """Every output a run asked for (files first, then stdout), and its exit status: the same
+    for a run on one machine and for its shards merged."""
     import json
 
-    from lab.probe.bench import probe
     from lab.views.probe import markdown, matrix_view, results_json, target_view
 
-    if sys.stderr.isatty():
-        print(f"lab probe: {len(targets)} target(s) × {len(cases)} case(s)…", file=sys.stderr)
-    cells = probe(targets, cases, jobs=args.jobs, timeout=args.timeout, cold=args.cold)
     if args.report is not None:
         from lab.views.probe_html import report_page
 
-        args.report.write_text(report_page(targets, cells, isolation), encoding="utf-8")
+        write_output("--report", args.report, report_page(targets, cells, isolation))
     if args.junit is not None:
         from lab.views.probe_junit import junit_xml
 
-        args.junit.write_text(junit_xml(targets, cells), encoding="utf-8")
+        write_output("--junit", args.junit, junit_xml(targets, cells))
     if args.json:
-        print(json.dumps(results_json(targets, cells, isolation), ensure_ascii=False, indent=2))
+        result = results_json(targets, cells, isolation, run)
+        print(json.dumps(result, ensure_ascii=False, indent=2))
     elif args.markdown:
         print(markdown(cells))
     else:
         out.print(f"isolation: {isolation}", soft_wrap=True)
-        if len(targets) > 1:
+        if len(targets) > 1 and cells:  # a shard may hold no cell (more shards than cells)
             out.print(matrix_view(cells), soft_wrap=True)
         for target in targets:
             row = [c for c in cells if c.target == target.name]
@@ -319,6 +470,56 @@ def run_probe(
     if args.report is not None and not args.json:
         out.print(f"report: {args.report}", soft_wrap=True)
     return exit_status(targets, cells)
+
+
+MERGE_FLAGS = ("json", "markdown", "report", "junit")  # what `lab probe merge` takes
+
+
+def cmd_merge(args: argparse.Namespace, out: Console) -> int:
+    """`lab probe merge FILE.json ...`: the shards of one run joined into the run's matrix,
+    outputs and exit status, as one machine would have printed them."""
+    from dataclasses import replace
+
+    from lab.probe.bench import select_cases
+    from lab.probe.merge import MergeError, joined, one_run, read_shard
+
+    files = [Path(name) for name in args.targets[1:]]
+    taken = [k for k, v in vars(args).items() if v and k not in (*MERGE_FLAGS, "targets")]
+    taken = [k for k in taken if k not in ("command", "timeout", "lang")]
+    if taken:
+        flag = "--" + taken[0].replace("_", "-")
+        allowed = ", ".join(f"--{name}" for name in MERGE_FLAGS)
+        raise usage_error(f"merge takes shard files and {allowed}, not {flag}")
+    if not files:
+        raise usage_error("merge: name the shard files (the --json output of each --shard K/N)")
+    check_outputs(args)
+    try:
+        shards = one_run([read_shard(path) for path in files])
+    except MergeError as error:
+        raise usage_error(str(error)) from None
+    first = shards[0]
+    from lab.cli.parser import build_parser
+
+    try:
+        recorded = build_parser().parse_args(first.run["argv"])
+        targets = chosen_targets(recorded, here=False)
+        cases = select_cases(recorded.case)
+    except (UsageError, KeyError) as error:
+        raise usage_error(f"{first.path}: its run cannot be read back here ({error})") from None
+    try:
+        cells = joined(shards, [(t, c) for t in targets for c in cases])
+    except MergeError as error:
+        raise usage_error(str(error)) from None
+    recorded_targets = {t.get("name"): t for t in first.result.get("targets") or []}
+
+    def as_recorded(target: Any) -> Any:
+        found = recorded_targets.get(target.name, {})
+        missing = found.get("missing")
+        return replace(target, pinned=found.get("versions") or {}, missing=lambda: missing)
+
+    run = {**first.run, "shard": None}
+    isolation = str(first.result.get("isolation"))
+    return show_results(args, [as_recorded(t) for t in targets], cells, isolation, run, out)
 
 
 def exit_status(targets: list[Any], cells: list[Any]) -> int:

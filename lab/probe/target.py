@@ -26,7 +26,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["CONTRACT_ENV", "HUMAN_LOG", "READ_NOTES", "Call", "Target", "always_installed"]
+__all__ = [
+    "CONTRACT_ENV",
+    "HUMAN_LOG",
+    "OFFLINE_SWITCHES",
+    "READ_NOTES",
+    "Call",
+    "Target",
+    "always_installed",
+]
 
 # (tool name, JSON text of its input); "{dir}" in the JSON stands for the scratch folder.
 Call = tuple[str, str]
@@ -36,6 +44,13 @@ READ_NOTES: Call = ("read_file", '{"path": "notes.txt"}')
 # The permission contract's environment: the human stub approves all, and logs each question.
 HUMAN_LOG = ".lab-probe-human.log"
 CONTRACT_ENV = {"LAB_PROBE_APPROVE": "all", "LAB_PROBE_HUMAN_LOG": HUMAN_LOG}
+
+# Switches that keep a library from trying the network at every start (the probe's namespace
+# has none: each try only fails, slowly). LiteLLM 1.110.2 reads both: LITELLM_OFFLINE_MODE
+# (litellm_core_utils/offline_mode.py: no catalog, cost map or tokenizer fetched) and
+# LITELLM_LOCAL_MODEL_COST_MAP (get_model_cost_map.py: the cost map bundled with it). Set for
+# the LiteLLM peers and for every --cmd program.
+OFFLINE_SWITCHES = {"LITELLM_OFFLINE_MODE": "true", "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
 
 
 def always_installed() -> str | None:
@@ -73,3 +88,6 @@ class Target:
     warm: bool = True
     # True for a program given by --cmd: `lab probe` exits 4 when it was not reached.
     command: bool = False
+    # The versions recorded where its trials ran (`lab probe merge` reads them from the shards);
+    # None: the distributions' installed versions, read here.
+    pinned: Mapping[str, str] | None = None

@@ -7,12 +7,14 @@ the peers declared in `lab/probe/peers/` (`PEERS: dict[str, Target]`).
 from __future__ import annotations
 
 import json
+import os
+import re
 import shlex
 import shutil
 import sys
 from pathlib import Path
 
-from lab.probe.target import CONTRACT_ENV, READ_NOTES, Call, Target
+from lab.probe.target import CONTRACT_ENV, OFFLINE_SWITCHES, READ_NOTES, Call, Target
 
 LAB_DENIED_CALL: Call = ("bash", '{"command": "touch denied.canary"}')
 # What the course keeps (see each switch's `course` value): its SDK client retries (P6, P7) and it
@@ -97,12 +99,61 @@ def parse_call(text: str, flag: str = "--call") -> Call:
     return (name.strip(), raw)
 
 
+def exists(path: Path) -> bool:
+    """The path names a file or folder (a name too long to be one names none)."""
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
 def absolute(word: str) -> str:
     """A word naming a file here, made absolute: the program runs in a scratch folder."""
     path = Path(word)
-    if word.startswith("-") or path.is_absolute() or not path.exists():
+    if word.startswith("-") or path.is_absolute() or not exists(path):
         return word
     return str(path.absolute())  # not resolved: a venv's bin/python is a symlink that matters
+
+
+# Interpreters whose first argument (when it is not an option) is the script they run: a
+# script that does not exist is a mistake in --cmd, like a program that does not exist.
+INTERPRETER = re.compile(r"(python[0-9.]*|pypy[0-9.]*|node|bun|deno|ruby|perl|bash|sh)")
+
+
+def command_problem(command: str) -> str | None:
+    """Why `--cmd COMMAND` cannot run here (one line), or None: not UTF-8, no such program, or
+    an interpreter's script that is not there. Checked before the probe runs, so that a typo
+    is a usage error, not a matrix of `not reached`."""
+    try:
+        command.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = command.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        return f"--cmd {shown}: not UTF-8 text (name the file by a UTF-8 link to it)"
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None  # command_target says what is wrong with the quoting
+    if not words:
+        return None
+    name = words[0]
+    found = absolute(name) if "/" in name else shutil.which(name)
+    if found is None or not exists(Path(found)):
+        where = "no such file" if "/" in name else "not found on PATH"
+        return f"--cmd: no program {short_name(name)} ({where})"
+    if not os.access(found, os.X_OK) or Path(found).is_dir():
+        return f"--cmd: {short_name(name)} is not an executable program"
+    script = words[1] if len(words) > 1 else "-"
+    if INTERPRETER.fullmatch(Path(name).name) and not script.startswith("-"):
+        if not exists(Path(script)):
+            return f"--cmd: {Path(name).name} would run {short_name(script)}, which does not exist"
+    return None
+
+
+def short_name(name: str, limit: int = 80) -> str:
+    """A file name for an error line: quoted, and cut in the middle when it is long."""
+    if len(name) <= limit:
+        return repr(name)
+    return f"{name[: limit // 2] + '…' + name[-limit // 4 :]!r} ({len(name)} characters)"
 
 
 def program(word: str) -> str:
@@ -141,7 +192,7 @@ def command_target(
         argv=lambda prompt, folder: [*words, prompt],
         call=call,
         denied_call=denied_call,  # the permission contract (target.py): P11, P23
-        env=CONTRACT_ENV,
+        env={**OFFLINE_SWITCHES, **CONTRACT_ENV},
         about=f"the program `{command}`",
         claims=tuple(c.id for c in CASES),
         final_call=final,

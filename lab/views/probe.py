@@ -19,6 +19,7 @@ from lab.probe.bench import Cell
 from lab.probe.catalogue import BY_ID
 from lab.probe.grades import FAIL, GRADES, INFO, KEPT, NA, NON_STRICT, NOT_REACHED
 from lab.probe.target import Target
+from lab.probe.trial import Trial
 
 STYLE = {
     KEPT: "green",
@@ -47,7 +48,10 @@ def installed(distribution: str) -> str | None:
 
 
 def versions(target: Target) -> dict[str, str]:
-    """The installed version of each distribution the target declares."""
+    """The installed version of each distribution the target declares (or the versions
+    recorded where its trials ran)."""
+    if target.pinned is not None:
+        return dict(target.pinned)
     return {name: installed(name) or "not installed" for name in target.distributions}
 
 
@@ -203,20 +207,29 @@ def trial_json(cell: Cell) -> dict[str, Any]:
         return {"exit": None, "requests": [], "new_files": []}
 
     def shown(value: Any) -> Any:
-        if isinstance(value, str):
-            return trial.shown(value)
-        if isinstance(value, dict):
-            return {k: shown(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [shown(v) for v in value]
-        return value
+        return shown_value(trial, value)
 
+    ended = trial.exit
     return {
-        "exit": trial.exit.line(),
+        "exit": ended.line(),
+        # The exit's parts, so that `lab probe merge` reads the trial back (merge.py).
+        "ended": {"status": ended.status, "error": ended.error, "timeout": ended.timeout},
         "requests": [exchange_json(e, shown) for e in trial.exchanges],
         "new_files": list(trial.new_files),
         "output": trial.output,
     }
+
+
+def shown_value(trial: Trial, value: Any) -> Any:
+    """A request body with the run's paths and address hidden (Trial.shown), strings at any
+    depth."""
+    if isinstance(value, str):
+        return trial.shown(value)
+    if isinstance(value, dict):
+        return {k: shown_value(trial, v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [shown_value(trial, v) for v in value]
+    return value
 
 
 def cell_json(cell: Cell, target: Target | None = None) -> dict[str, Any]:
@@ -227,6 +240,8 @@ def cell_json(cell: Cell, target: Target | None = None) -> dict[str, Any]:
         "because": cell.verdict.because,
         "evidence": list(cell.verdict.evidence),
         "mode": cell.mode,
+        "argv": list(cell.argv),  # how the target was run, and with which LAB_PROBE_STREAM
+        "stream": cell.stream,
         **trial_json(cell),
     }
     if target is not None and cell.verdict.kind == FAIL:
@@ -237,11 +252,17 @@ def cell_json(cell: Cell, target: Target | None = None) -> dict[str, Any]:
 
 
 def results_json(
-    targets: Sequence[Target], cells: Sequence[Cell], isolation: str
+    targets: Sequence[Target],
+    cells: Sequence[Cell],
+    isolation: str,
+    run: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """The whole result; `run` (the command that defines the run, the lab's version, the shard)
+    lets `lab probe merge` join the shards of one run."""
     case_ids = list(dict.fromkeys(c.case for c in cells))
     by_name = {t.name: t for t in targets}
     return {
+        **({"run": run} if run is not None else {}),
         "isolation": isolation,
         "grades": list(GRADES),
         "targets": [

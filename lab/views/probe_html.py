@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from html import escape
 
 from lab.probe.bench import Cell
@@ -12,7 +13,7 @@ from lab.probe.catalogue import BY_ID
 from lab.probe.grades import FAIL
 from lab.probe.target import Target
 from lab.probe.trial import Exchange, block_line
-from lab.views.probe import reproduce, versions
+from lab.views.probe import reproduce, shown_value, versions
 
 STYLE = """
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2em; color: #222; }
@@ -85,8 +86,11 @@ def cell_section(target: Target, cell: Cell) -> str:
                 f"{escape(shown.verdict.kind)}: {escape(shown.verdict.because)}</p>"
             )
         for exchange in shown.trial.exchanges:
+            # Hidden before it is cut: the text is cut at what the reader sees (and a trial
+            # read back by `lab probe merge`, its paths already hidden, shows the same).
+            hidden = replace(exchange, body=shown_value(shown.trial, exchange.body))
             parts.append(f"<p>{escape(exchange.line())}</p>")
-            parts.append(f"<pre>{escape(shown.trial.shown(request_text(exchange)))}</pre>")
+            parts.append(f"<pre>{escape(request_text(hidden))}</pre>")
         if shown.trial.output.strip():
             parts.append("<p>the program's last output lines:</p>")
             parts.append(f"<pre>{escape(shown.trial.output)}</pre>")

@@ -11,6 +11,7 @@ import anthropic
 ALLOWED = {"PATH", "HOME", "TMPDIR", "LANG", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY"}
 ALLOWED |= {"PYTHONDONTWRITEBYTECODE", "DO_NOT_TRACK", "LAB_PROBE_STREAM"}
 ALLOWED |= {"LAB_PROBE_APPROVE", "LAB_PROBE_HUMAN_LOG"}  # the permission contract
+ALLOWED |= {"LITELLM_OFFLINE_MODE", "LITELLM_LOCAL_MODEL_COST_MAP"}  # no network tries at start
 
 for address in (("192.0.2.1", 80), ("1.1.1.1", 53)):
     try:

@@ -24,7 +24,7 @@ from lab.probe.peers.install import (
     npm_missing,
     peer_modules,
 )
-from lab.probe.target import CONTRACT_ENV, Call, Target
+from lab.probe.target import CONTRACT_ENV, OFFLINE_SWITCHES, Call, Target
 
 
 def pip_line(distributions: list[str]) -> str:
@@ -126,7 +126,7 @@ PEERS: dict[str, Target] = {
             "the OpenAI Agents SDK on an Anthropic model through LiteLLM, run_sync "
             "(a tool that needs approval)",
             # Both libraries reach for the network on their own unless told not to.
-            env={"OPENAI_AGENTS_DISABLE_TRACING": "1", "LITELLM_OFFLINE_MODE": "true"},
+            env={"OPENAI_AGENTS_DISABLE_TRACING": "1", **OFFLINE_SWITCHES},
             denied_call=DENIED_CALL,
         ),
         python_peer(
@@ -134,7 +134,7 @@ PEERS: dict[str, Target] = {
             "smolagents_agent",
             ("smolagents", "litellm"),
             "a smolagents ToolCallingAgent on an Anthropic model through LiteLLM, run",
-            env={"LITELLM_OFFLINE_MODE": "true"},
+            env=OFFLINE_SWITCHES,
             # Its run ends through its own tool: a text answer is an error it asks again about.
             final_call=("final_answer", '{"answer": "done."}'),
         ),
