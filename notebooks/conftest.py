@@ -24,6 +24,9 @@ SOURCE = re.compile(r"\d\d_\w+\.py")
 # Notebooks that run the session's shared `lab probe` command (tests/shared_probe.py): their kernel
 # is handed its result (lab/notebook/probe.py: LAB_PROBE_SHARED) instead of running it again.
 SHARED_PROBE = {"08_real_harnesses.py"}
+# The slow tier (`pytest -m slow`, tests/conftest.py): the notebook that hunts with hypothesis and
+# the one that reads the shared probe of the real peers (in the tier of its two other readers).
+SLOW = {"07_hypothesis_hunt.py", "08_real_harnesses.py"}
 
 # The kernels' IPython profile lives in a temporary folder, not ~/.ipython: the suite writes
 # nothing outside the temp folder. (Removed when the test run ends.)
@@ -58,8 +61,8 @@ class PercentNotebook(NotebookItem):
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        run = module.probed(self.config._tmp_path_factory)  # type: ignore[attr-defined]
-        os.environ["LAB_PROBE_SHARED"] = str(run.shared)
+        shared = module.shared_file(self.config._tmp_path_factory)  # type: ignore[attr-defined]
+        os.environ["LAB_PROBE_SHARED"] = str(shared)
         try:
             yield
         finally:
@@ -75,6 +78,12 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     if parent.config.option.nbmake and SOURCE.fullmatch(file_path.name):
         return PercentNotebookFile.from_parent(parent, path=file_path)
     return None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if isinstance(item, PercentNotebook) and item.path.name in SLOW:
+            item.add_marker(pytest.mark.slow)
 
 
 class NotebookSource(pytest.File):

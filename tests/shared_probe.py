@@ -9,6 +9,10 @@ notebooks/conftest.py, which hands the result to the kernel as `LAB_PROBE_SHARED
 
 Made once per session: the first test that asks runs it, under a file lock in the session's
 temp folder (the one xdist's workers share), and the others wait for it and read it.
+
+In CI the whole matrix is probed once (`lab probe --all --json FILE`, a step of .ci/run) and
+LAB_PROBE_ALL_JSON names FILE: the tests that read verdicts take the slice's cells from it
+(`verdicts`), and only the safety proof still makes the traced run, which it needs.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ import pytest
 SLICE = ("P1", "P1s", "P4", "P5", "P11")
 ARGS = ("--all", "--case", *SLICE)  # notebook 08 runs `lab probe` with exactly these
 LAB = [sys.executable, "-m", "lab"]
+ALL_JSON = "LAB_PROBE_ALL_JSON"  # CI's one `lab probe --all --json` output, when it names one
 TRACED = (
     "open,openat,creat,mkdir,mkdirat,rename,renameat,renameat2,unlink,unlinkat,rmdir,"
     "link,linkat,symlink,symlinkat,truncate,chdir,fchdir,connect,sendto,sendmsg"
@@ -80,6 +85,30 @@ def probed(factory: pytest.TempPathFactory) -> Probed:
     assert ended["stdout"], ended["stderr"]
     result = json.loads(ended["stdout"])
     return Probed(folder, result, ended["status"], folder / "report.html", folder / "shared.json")
+
+
+def verdicts(factory: pytest.TempPathFactory) -> dict:
+    """The slice's `--json` result: CI's whole-matrix file cut down to SLICE when
+    $LAB_PROBE_ALL_JSON names one, else the session's traced run."""
+    named = os.environ.get(ALL_JSON)
+    if not named:
+        return probed(factory).result
+    whole = json.loads(Path(named).read_text(encoding="utf-8"))
+    cells = [cell for cell in whole["cells"] if cell["case"] in SLICE]
+    cases = [case for case in whole["cases"] if case["id"] in SLICE]
+    assert {cell["case"] for cell in cells} == set(SLICE), f"{named} lacks cases of {SLICE}"
+    return {**whole, "cases": cases, "cells": cells}
+
+
+def shared_file(factory: pytest.TempPathFactory) -> Path:
+    """What LAB_PROBE_SHARED names for notebook 08: {"args": ARGS, "result": verdicts(...)}."""
+    if not os.environ.get(ALL_JSON):
+        return probed(factory).shared
+    path = session_folder(factory) / "shared-from-ci.json"
+    with locked(session_folder(factory) / "shared-from-ci.lock"):
+        if not path.exists():
+            path.write_text(json.dumps({"args": list(ARGS), "result": verdicts(factory)}))
+    return path
 
 
 def run(folder: Path) -> dict:

@@ -170,8 +170,9 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], dict
 
 @pytest.fixture(scope="module")
 def probed(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], dict]:
-    """The session's shared probe run: (target, case) -> its cell."""
-    result = shared_probe.probed(tmp_path_factory).result
+    """The session's shared probe verdicts (CI's one whole run, or the traced slice): (target,
+    case) -> its cell."""
+    result = shared_probe.verdicts(tmp_path_factory)
     return {(c["target"], c["case"]): c for c in result["cells"]}
 
 

@@ -151,7 +151,7 @@ def cmd_switches(args: argparse.Namespace, out: Console) -> int:
 def cmd_report(args: argparse.Namespace, out: Console) -> int:
     """The projector page: panorama, claims with grades, every experiment side by side; or
     (--slides) one experiment per screen."""
-    from lab.cli.output import check_output_path, write_whole
+    from lab.cli.output import check_not_over, check_output_path, write_whole
 
     if args.slides is not None:
         from lab.cli.teacher import write_slides
@@ -161,10 +161,22 @@ def cmd_report(args: argparse.Namespace, out: Console) -> int:
     from lab.views import html_report
 
     check_output_path(args.html, "--html")
+    check_not_over(args.html, "--html", args.force)
     outcomes = [run_experiment(e) for e in chosen(args, [])]
     write_whole(args.html, html_report.page(outcomes, args.lang), "--html")
     out.print(html_report.wrote_note(args.html, len(outcomes), args.lang))
+    say_errors(outcomes, args.lang)
     return verdict(outcomes)
+
+
+def say_errors(outcomes: list[Outcome], lang: str) -> None:
+    """One line on stderr per experiment whose own code raised: the page shows it, and the
+    exit status 2 needs its line where the terminal shows errors."""
+    from lab.cli.error_words import error_line
+
+    for outcome in outcomes:
+        if outcome.error is not None:
+            print(error_line("lab: error: ", outcome.error, lang), file=sys.stderr)
 
 
 def cmd_check(args: argparse.Namespace, out: Console) -> int:

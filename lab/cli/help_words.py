@@ -96,8 +96,10 @@ HELP = {
     ),
     "every exercise (or EXERCISE's) and its checks": "每个练习（或 EXERCISE 这一个）和它的检查",
     "where to write them (default: ./notebooks)": "写到哪里（默认：./notebooks）",
-    "the students' edition: the Markdown in this language only (default: both)": (
-        "学生版：Markdown 只保留这一种语言（默认：两种都保留）"
+    "the students' edition: the Markdown in this language only (default: zh when LAB_LANG=zh "
+    "or the locale is Chinese, else both)": (
+        "学生版：Markdown 只保留这一种语言"
+        "（默认：LAB_LANG=zh 或中文 locale 时为 zh，否则两种都保留）"
     ),
     "what to ask the model": "要问模型的话",
     "the human's answers in order, y or n": "用户依次给出的回答，y 或 n",

@@ -36,6 +36,13 @@ def check_output_path(path: Path, flag: str, suffixes: tuple[str, ...] = ()) -> 
     return path
 
 
+def check_not_over(path: Path, flag: str, force: bool) -> None:
+    """Raise UsageError when a file is already at `path` and `force` is not given: a page is
+    never written over someone's file by surprise, whatever its name."""
+    if path.is_file() and not force:
+        raise UsageError(f"{flag} {path}: the file exists; pass --force to overwrite it")
+
+
 def write_whole(path: Path, content: str | bytes, flag: str) -> None:
     """Write `content` (text or bytes) into a `.partial` file beside `path` and rename it into
     place; on any failure the `.partial` is removed and the error is one line naming `flag` and

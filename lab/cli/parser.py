@@ -76,14 +76,34 @@ def switch_setting(text: str) -> tuple[str, Any]:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def lang_after_command(argv: list[str]) -> list[str]:
+    """`lab --lang zh list` read as `lab list --lang zh`: `--lang` belongs to each command, and
+    a user who sets the language first means the command that follows."""
+    before: list[str] = []
+    moved: list[str] = []
+    words = iter(argv)
+    for word in words:
+        if word == "--lang":
+            moved += [word, next(words, "")]
+        elif word.startswith("--lang="):
+            moved.append(word)
+        elif word.startswith("-") and word != "--":
+            before.append(word)
+        else:  # the command: the language goes right after it
+            rest = list(words)
+            return [*before, word, *moved, *rest] if moved else argv
+    return before  # no command: `lab --lang zh --help` is the help in Chinese, and so on
+
+
 def parse(argv: list[str] | None) -> argparse.Namespace | None:
     """The command line read; None for `lab --version` (printed here), else a command."""
     parser = build_parser()
-    if chosen_lang(sys.argv[1:] if argv is None else argv) == "zh":
+    words = sys.argv[1:] if argv is None else argv
+    if chosen_lang(words) == "zh":
         from lab.cli.help_words import in_chinese
 
         in_chinese(parser)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(lang_after_command(words))
     if args.version:
         if args.command is not None:
             raise UsageError(f"--version takes nothing else (see '{parser.prog} --help')")
@@ -194,6 +214,7 @@ def build_parser() -> Parser:
         metavar="FILE",
         help="write the projector slides here instead: one experiment per screen, ←/→ to move",
     )
+    report.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     check = sub.add_parser(
         "check", parents=[lang], help="check a student's exercise (hidden checks, hints)"
     )
@@ -219,8 +240,11 @@ def build_parser() -> Parser:
     notebooks.add_argument(
         "--lang",
         choices=["en", "zh"],
-        default=None,
-        help="the students' edition: the Markdown in this language only (default: both)",
+        # Under a Chinese locale (or LAB_LANG=zh) the students' edition a Chinese class reads,
+        # as every other command speaks Chinese there; elsewhere both languages.
+        default="zh" if default_lang() == "zh" else None,
+        help="the students' edition: the Markdown in this language only (default: zh when "
+        "LAB_LANG=zh or the locale is Chinese, else both)",
     )
     live = sub.add_parser(
         "live", parents=[lang], help="the reference harness with a real model, tools simulated"

@@ -113,16 +113,18 @@ def cmd_worksheet(args: argparse.Namespace, out: Console) -> int:
 
 def write_slides(args: argparse.Namespace, out: Console) -> int:
     """`lab report --slides FILE.html`: one experiment per screen, for the projector."""
-    from lab.cli.commands import chosen, verdict
-    from lab.cli.output import check_output_path, write_whole
+    from lab.cli.commands import chosen, say_errors, verdict
+    from lab.cli.output import check_not_over, check_output_path, write_whole
     from lab.experiment import run_experiment
     from lab.views import slides
 
     check_output_path(args.slides, "--slides")
+    check_not_over(args.slides, "--slides", args.force)
     outcomes = [run_experiment(e) for e in chosen(args, [])]
     write_whole(args.slides, slides.page(outcomes, args.lang), "--slides")
     said = WORDS[args.lang]["slides"].format(path=args.slides, n=len(outcomes))
     out.print(said, soft_wrap=True)
+    say_errors(outcomes, args.lang)
     return verdict(outcomes)
 
 

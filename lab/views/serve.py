@@ -1,6 +1,7 @@
 """What `lab serve` prints while it serves: the two export lines a shell needs and what is
 served, one line per request with the fake's verdict, and each run's verdict when it ends.
-With --json, after the two export lines, one JSON object per line (no notes for a reader).
+With --json, after the two export lines, one JSON object per line (no notes for a reader, but
+the canary a probe case needs).
 The `#` notes follow --lang; the verdict lines are still English.
 """
 
@@ -24,7 +25,9 @@ class ServeLog:
 
     def intro(self, served: Served, url: str) -> None:
         lines = intro_lines(served, url, self.lang)
-        for line in lines[:2] if self.as_json else lines:
+        if self.as_json:  # the canary too: without it a correct harness reads `fail`
+            lines = lines[:2] + canary_json(served)
+        for line in lines:
             print(line, flush=True)
 
     def exchange(self, exchange: Exchange) -> None:
@@ -37,6 +40,15 @@ class ServeLog:
     def verdict(self, result: dict[str, Any]) -> None:
         for line in verdict_lines(result, self.as_json):
             print(line, flush=True)
+
+
+def canary_json(served: Served) -> list[str]:
+    """With --json, the canary line as a JSON object: the canary, and the command that puts it
+    where the harness reads it (the same `echo ... > notes.txt` the plain line ends with)."""
+    if served.case is None or served.setting is None:
+        return []
+    canary = served.setting.canary
+    return [json.dumps({"canary": canary, "notes": f"echo {canary} > notes.txt"})]
 
 
 def exchange_line(exchange: Exchange, as_json: bool) -> str:
