@@ -68,6 +68,13 @@ def entry(question: Question) -> str:
     lines += [
         f"- 针对的误解：{question.misconception['zh']}",
         f"- Misconception: {question.misconception['en']}",
+    ]
+    for typical, belief in question.wrong:
+        lines += [
+            f"- 典型错答 `{shown(typical)}`：{belief['zh']}",
+            f"- Typical wrong answer `{shown(typical)}`: {belief['en']}",
+        ]
+    lines += [
         f"- 为什么：{question.why['zh'].format(answer=shown(answer))}",
         f"- Why: {question.why['en'].format(answer=shown(answer))}",
     ]

@@ -12,11 +12,13 @@ from typing import Any
 
 from lab.bilingual import Words
 from lab.harness.checks import order_part
+from lab.harness.hooks import STOP_BLOCK_CAP
 from lab.harness.permissions import Permissions
 from lab.harness.tools import ContractError, Tool, ToolRegistry
 from lab.model import text, tool_use, turn
 from lab.model.script import Turn
 from lab.observables import files_lost, tool_calls_dropped
+from lab.reading import TERMS, term
 from lab.runner import run_scenario
 from lab.scenario import Run, Scenario
 from lab.switches import Switches
@@ -187,6 +189,12 @@ def guard_env(payload: dict[str, Any]) -> str | None:
     return None
 
 
+def stages_of(module: ModuleType) -> list[str]:
+    """The student's ORDER as stage names: the chapter's Chinese names (号码簿查名, 结构校验,
+    工具自校验, 前置钩子, 权限判定) read as the lab's."""
+    return [term(str(stage)) for stage in module.ORDER]
+
+
 def chain_run(module: ModuleType) -> tuple[Run, list[str]]:
     """Six calls of every kind of wrong, and one good one, through the student's order."""
     reached: list[str] = []
@@ -216,24 +224,57 @@ def chain_run(module: ModuleType) -> tuple[Run, list[str]]:
     from lab.harness.parts import Parts  # the parts name the SDK's types: imported on use
 
     # The student's order is a part of the harness, passed in like any other.
-    parts = Parts(chain_order=order_part("YourOrder", list(module.ORDER)))
+    parts = Parts(chain_order=order_part("YourOrder", stages_of(module)))
     return run_scenario(scenario, parts=parts), reached
 
 
 COMPLETE_FIRST = Words("Make the run complete first.", "先让这次运行完整跑完。")
+# Listed alphabetically, so that naming them gives no order away.
+NAMES = ", ".join(f"{stage} ({TERMS[stage][0]})" for stage in sorted(STAGES))
+NAMES_FIRST = Words(
+    "Name the five stages first (the check above says how).", "先把五段的名字写对（见上一项）。"
+)
+# Stages that read the tool's schema or run its own check: they need the tool looked up first.
+NEED_THE_TOOL = ("validation", "tool_check")
+
+
+def later(order: list[str], stage: str, stages: tuple[str, ...]) -> list[str]:
+    """Those of `stages` that come after `stage` in the order."""
+    return [s for s in order[order.index(stage) + 1 :] if s in stages]
+
+
+def earlier(order: list[str], stage: str, stages: tuple[str, ...]) -> list[str]:
+    return [s for s in order[: order.index(stage)] if s in stages]
+
+
+def in_chinese(stages: list[str]) -> str:
+    """Stage names as a Chinese hint writes them: the chapter's word, the lab's in brackets."""
+    return "、".join(f"{TERMS[stage][0]}（{stage}）" for stage in stages)
 
 
 def m3_names_every_stage(module: ModuleType) -> str | None:
-    if sorted(module.ORDER) != sorted(STAGES):
-        names = ", ".join(STAGES)
+    if sorted(stages_of(module)) != sorted(STAGES):
         return Words(
-            f"ORDER must name each of these once (alphabetically): {names}.",
-            f"ORDER 必须把下面每一段各写一次（按字母序列出）：{names}。",
+            f"ORDER must name each of the five stages once, in English or Chinese "
+            f"(listed alphabetically): {NAMES}.",
+            f"ORDER 必须把五段各写一次，中文名或英文名都行（按字母序列出）：{NAMES}。",
         )
     return None
 
 
 def m3_runs(module: ModuleType) -> str | None:
+    order = stages_of(module)
+    if sorted(order) != sorted(STAGES):
+        return NAMES_FIRST
+    if blind := earlier(order, "known_tool", NEED_THE_TOOL):
+        first, first_zh = ", ".join(blind), in_chinese(blind)
+        return Words(
+            f"In your ORDER, {first} come(s) before known_tool: a stage that reads the tool's "
+            "schema or runs its own check cannot judge a call whose tool is not looked up yet. "
+            "What must be known about a call before its input can be read?",
+            f"你的 ORDER 里，{first_zh} 排在号码簿查名（known_tool）前面：工具还没查到，"
+            "读它的 schema、跑它的自校验都无从谈起。读一次调用的输入之前，得先知道它的什么？",
+        )
     run, _ = chain_run(module)
     if run.ended != "done":
         detail = run.trace.of(RunEnded)[-1].detail
@@ -247,30 +288,37 @@ def m3_runs(module: ModuleType) -> str | None:
 
 
 def m3_hooks_see_only_sound_calls(module: ModuleType) -> str | None:
+    if m3_runs(module):
+        return COMPLETE_FIRST if sorted(stages_of(module)) == sorted(STAGES) else NAMES_FIRST
     run, reached = chain_run(module)
-    if run.ended != "done":
-        return COMPLETE_FIRST
     if set(reached) - {"toolu_005", "toolu_006"}:
         n = len(set(reached) - {"toolu_005", "toolu_006"})
+        behind = later(stages_of(module), "hooks", ("known_tool", *NEED_THE_TOOL))
+        after, after_zh = ", ".join(behind), in_chinese(behind)
         return Words(
-            f"{n} malformed or impossible call(s) "
-            "reached the hooks. Hooks can be slow or remote: what is cheap to rule out first?",
-            f"有 {n} 个外形不对或根本办不到的调用到了钩子那里。钩子可能又慢又远："
-            "什么是可以先便宜地排除掉的？",
+            f"{n} malformed or impossible call(s) reached the hooks: in your ORDER, {after} "
+            "come(s) after hooks. Hooks can be slow or remote: what is cheap to rule out first?",
+            f"有 {n} 个外形不对或根本办不到的调用到了钩子那里：你的 ORDER 里，{after_zh} 排在"
+            "前置钩子（hooks）后面。钩子可能又慢又远：什么是可以先便宜地排除掉的？",
         )
     return None
 
 
 def m3_human_last(module: ModuleType) -> str | None:
+    if m3_runs(module):
+        return COMPLETE_FIRST if sorted(stages_of(module)) == sorted(STAGES) else NAMES_FIRST
     run, _ = chain_run(module)
     asked = len(run.trace.of(HumanAsked))
-    if run.ended == "done" and asked != 1:
+    if asked != 1:
+        behind = later(stages_of(module), "permission", STAGES)
+        after, after_zh = ", ".join(behind), in_chinese(behind)
         return Words(
-            f"The human answered {asked} questions; only one call deserved one. Whose time is the "
-            "most expensive in the chain?",
-            f"用户回答了 {asked} 个问题；只有一次调用值得问。整条链上谁的时间最贵？",
+            f"The human answered {asked} questions; only one call deserved one: in your ORDER, "
+            f"{after} come(s) after permission. Whose time is the most expensive in the chain?",
+            f"用户回答了 {asked} 个问题；只有一次调用值得问：你的 ORDER 里，{after_zh} 排在"
+            "权限判定（permission）后面。整条链上谁的时间最贵？",
         )
-    return None if run.ended == "done" else COMPLETE_FIRST
+    return None
 
 
 # -- M4 · the gates: a rule set ----------------------------------------------------------------
@@ -360,16 +408,40 @@ def m5_one_more_pass(module: ModuleType) -> str | None:
 def m5_lets_go(module: ModuleType) -> str | None:
     run = stop_run(module)
     blocks = len(run.trace.of(StopContinued))
-    if blocks != 1 or run.ended != "done":
-        calls = len(run.trace.of(ModelCalled))
+    if blocks == 1 and run.ended == "done":
+        return None
+    calls = len(run.trace.of(ModelCalled))
+    # What the run did, told as it happened: a hook that never blocks is not told it hit a cap.
+    if blocks == 0:
         return Words(
-            f"Your hook blocked {blocks} times in a row and the run took "
-            f"{calls} model calls: only the harness's cap stopped it. "
-            "Read everything the Stop payload tells your hook.",
-            f"你的钩子连续阻断了 {blocks} 次，这次运行调用了 {calls} 次模型：只是 harness 的上限"
-            "才让它停下。把退出钩子收到的负载里每一项都读一读。",
+            f"This time your hook never blocked: the run stopped after {calls} model call(s) "
+            "with no extra pass. Does your hook depend on something left over from an earlier "
+            "run? Each check loads your file afresh.",
+            f"这一次你的钩子一次也没有阻断：运行调用了 {calls} 次模型就停了，没有多走一遍。"
+            "你的钩子是不是依赖了上一次运行留下的东西？每项检查都会重新加载你的文件。",
         )
-    return None
+    if blocks >= STOP_BLOCK_CAP or run.ended == "turn_limit":
+        cap = (
+            ("turn limit", "轮数上限")
+            if run.ended == "turn_limit"
+            else (
+                f"cap of {STOP_BLOCK_CAP} blocks in a row",
+                f"连续阻断上限（{STOP_BLOCK_CAP} 次）",
+            )
+        )
+        return Words(
+            f"Your hook blocked {blocks} times in a row and the run took {calls} model calls: "
+            f"only the harness's {cap[0]} stopped it. "
+            "Read everything the Stop payload tells your hook.",
+            f"你的钩子连续阻断了 {blocks} 次，这次运行调用了 {calls} 次模型：是 harness 的"
+            f"{cap[1]}才让它停下。把退出钩子收到的负载里每一项都读一读。",
+        )
+    return Words(
+        f"Your hook blocked {blocks} times and the run ended '{run.ended}' after {calls} model "
+        "calls; one more pass is one block.",
+        f"你的钩子阻断了 {blocks} 次，运行调用了 {calls} 次模型后以 '{run.ended}' 结束；"
+        "多走一遍只要阻断一次。",
+    )
 
 
 EXERCISES: dict[str, Exercise] = {

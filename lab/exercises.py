@@ -114,7 +114,8 @@ def check(id: str, path: Path | None = None) -> list[Result]:
     results = []
     for item in exercise.checks:
         try:
-            hint = item.run(module)
+            # Each check judges a fresh copy: state a solution keeps (a counter) starts anew.
+            hint = item.run(load(path))
         except Exception as error:  # the student's code raised inside a check
             raised = f"{type(error).__name__}: {error} ({where(error, path)})"
             hint = Words(f"your code raised {raised}", f"你的代码抛出了 {raised}")

@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console, RenderableType
 
 from lab.reading import (
+    NO_PREDICTION,
     NoMoreInput,
     means,
     normal,
     parse,
-    readings,
+    predicted,
+    read,
     same,
     shown,
     synonyms,
@@ -36,14 +38,13 @@ __all__ = [
     "means",
     "normal",
     "parse",
-    "readings",
+    "predicted",
+    "read",
     "same",
     "shown",
     "synonyms",
     "well_formed",
 ]
-
-NO_PREDICTION = ...  # what a prediction cell holds until the student writes one
 
 
 # -- a question's verdict -----------------------------------------------------------------------
@@ -58,11 +59,17 @@ class Verdict:
 
     @property
     def predicted(self) -> bool:
-        return self.prediction is not NO_PREDICTION
+        """`...`, `None` and empty text are no prediction: nothing is revealed."""
+        return predicted(self.prediction)
 
     @property
     def right(self) -> bool:
         return self.predicted and means(self.prediction, self.computed, self.question.groups)
+
+    @property
+    def reading(self) -> Any:
+        """The prediction as it was read (「第二轮」 → 2), to show beside what was typed."""
+        return read(self.prediction, self.computed)
 
     def __rich__(self) -> RenderableType:
         from lab.views.predict import verdict_view

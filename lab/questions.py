@@ -13,37 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lab import answers as a
+from lab.reading import same
 
 Text = Mapping[str, str]  # {"en": ..., "zh": ...}
 
-# Words a student may type for a yes or a no, in either language.
-YES = (True, "true", "yes", "y", "是", "对", "会", "能", "是的")
-NO = (False, "false", "no", "n", "否", "不", "不会", "不能", "没有")
-
-# The seed's own terms and their usual synonyms, in both languages.
-DENY: tuple[str, ...] = (
-    *("deny", "the deny gate", "deny list", "deny rule", "hard deny"),
-    *("硬拒绝", "拒绝", "拒绝规则", "拒绝表", "铁门"),
-)
-VALIDATION: tuple[str, ...] = (
-    *("validation", "schema validation", "structure check"),
-    *("结构校验", "外形检查", "结构检查", "结构合法"),
-)
-TOOL_CHECK: tuple[str, ...] = (
-    *("tool_check", "tool check", "the tool's own check", "tool self-check"),
-    *("工具自校验", "自校验", "工具自己的检查", "语义校验", "语义合法"),
-)
-QUESTION: tuple[str, ...] = (
-    *("question", "a question", "ask", "the ask gate", "intercom"),
-    *("问一下", "问一下用户", "一句问话", "问人", "询问", "需询问", "对讲机", "人工审批"),
-)
-WALL = ("wall", "the wall", "safe_path", "墙", "硬墙", "硬边界", "工作区的墙")
-NOTHING = ("nothing", "none", "没有", "什么都没有", "无")
-AT_REGISTRATION = ("at registration", "registration", "注册时", "登记时", "在注册时", "注册的时候")
-AT_FIRST_CALL = ("at the first call", "first call", "when called", "第一次调用时", "调用时")
-DROPPED = ("dropped", "lost", "never looked at", "丢了", "丢掉", "丢弃", "被丢掉", "丢失")
-RAN = ("ran", "executed", "执行了", "跑了")
-STOPPED = ("stopped", "blocked", "挡下", "被拦下", "拦下")
+# The words a student may type for each answer (the chapter's terms, both languages, numbers in
+# any form) are read by lab/reading.py; a question lists only the words of its own (`synonyms`).
 
 
 @dataclass(frozen=True)
@@ -57,13 +32,23 @@ class Question:
     ask: Text = field(default_factory=dict)  # the question, as the notebook asks it
     form: str = ""  # the form of an answer, both languages: "一个整数 / an integer"
     misconception: Text = field(default_factory=dict)  # what a wrong answer often believes
-    synonyms: tuple[tuple[Any, ...], ...] = ()  # groups of answers that mean the same
+    synonyms: tuple[tuple[Any, ...], ...] = ()  # this question's own groups of same answers
     notebook: str = ""  # where it is asked
+    wrong: tuple[tuple[Any, Text], ...] = ()  # a typical wrong answer and the belief behind it
 
     @property
     def groups(self) -> tuple[tuple[Any, ...], ...]:
-        """Every group of answers that mean the same: a yes, a no, and this question's own."""
-        return (YES, NO, *self.synonyms)
+        """This question's own groups of answers that mean the same (the chapter's terms, yes
+        and no, and numbers are read for every question by lab/reading.py)."""
+        return self.synonyms
+
+    def misreading(self, prediction: Any) -> Text:
+        """The belief behind a wrong answer: that answer's own when it has a typical cause, else
+        the one this question targets."""
+        return next(
+            (belief for answer, belief in self.wrong if same(prediction, answer)),
+            self.misconception,
+        )
 
 
 def Q(id: str, compute: Callable[..., Any], **texts: Any) -> Question:
@@ -78,6 +63,7 @@ def Q(id: str, compute: Callable[..., Any], **texts: Any) -> Question:
         misconception={"zh": texts["wrong_zh"], "en": texts["wrong_en"]},
         synonyms=texts.get("synonyms", ()),
         notebook=texts["notebook"],
+        wrong=tuple((answer, {"zh": zh, "en": en}) for answer, zh, en in texts.get("wrong", ())),
     )
 
 
@@ -130,10 +116,21 @@ BANK = [
         "M1.2",
         a.fate_of_the_late_call,
         notebook="01_conveyor_belt_M1",
+        wrong=[
+            (
+                "ran",
+                "“内容里的调用总会先做完”：信声明的循环只看 stop_reason，它根本没看见这件活，谈不上执行。",
+                '"The calls in the content are always done first": the trusting loop reads only stop_reason; it never sees this call, so nothing runs it.',
+            ),
+            (
+                "stopped",
+                "“总有一道检查会拦下它”：这件活根本没进检查链——循环在声明上收工，没有谁看见它，也就谈不上拦。",
+                '"Some check stops it": the call never reaches the chain of checks; the loop stops on the declaration and nobody sees the call.',
+            ),
+        ],
         ask_zh="信声明的循环里，`toolu_002`（`cat report.md`）会怎样？",
         ask_en="In the trusting loop, what becomes of `toolu_002`?",
         form="ran / stopped / dropped",
-        synonyms=(DROPPED, RAN, STOPPED),
         why_en="{answer}: the trusting loop stops on the declaration and never looks at the call; "
         "the report is never read, and the run still ends 'done'.",
         why_zh="{answer}：信声明的循环在声明上收工，根本没看这件活；报告没读，运行却照样以 done 结束。",
@@ -158,10 +155,16 @@ BANK = [
         "M2.1",
         a.when_the_contract_fails,
         notebook="02_dispatch_table_M2",
+        wrong=[
+            (
+                "at the first call",
+                "“契约写错要到调用时才暴露”：注册表登记时就把 schema 属性名和形参对照，模型还没调用就拒绝登记。",
+                '"A broken contract shows only when called": the registry compares the schema\'s names with the parameters at registration, before any call.',
+            ),
+        ],
         ask_zh="契约受检查时，这个坏工具在什么时候失败？",
         ask_en="With the contract checked, when does this tool fail?",
         form="at registration / at the first call",
-        synonyms=(AT_REGISTRATION, AT_FIRST_CALL),
         why_en="{answer}: the registry compares the schema's property names with the handler's "
         "parameters and refuses the tool before the model can call it.",
         why_zh="{answer}：注册表把 schema 属性名与处理函数形参逐一对照，模型还没调用就拒绝登记。",
@@ -173,6 +176,13 @@ BANK = [
         "M2.3",
         a.cat_finds_the_deleted_file,
         notebook="02_dispatch_table_M2",
+        wrong=[
+            (
+                False,
+                "“同一个回答里的调用一件接一件执行”：同一并行托盘里的调用都从托盘开始时的磁盘出发，cat 看不到 rm 的结果。",
+                '"Calls in one answer run one after another": calls in one parallel tray all start from the disk as the tray found it; cat does not see rm\'s effect.',
+            ),
+        ],
         ask_zh="按工具判定时，`cat notes.txt` 还能读到 `rm` 刚删掉的那个文件的内容吗？",
         ask_en="With concurrency decided per tool, does `cat notes.txt` still print the file "
         "that `rm` has just deleted?",
@@ -205,10 +215,16 @@ BANK = [
         "M3.1",
         a.where_malformed_calls_stop,
         notebook="03_chain_of_checks_M3",
+        wrong=[
+            (
+                "tool_check",
+                "“工具自己会检查输入”：外形不合法的调用在更便宜的结构校验就被挡下，到不了工具自校验。",
+                '"The tool checks its own input": a malformed call stops at the cheaper validation stage and never reaches the tool\'s own check.',
+            ),
+        ],
         ask_zh="参考实现里，两个格式错误的调用在哪一道扫码口被挡下？",
         ask_en="Where are the two malformed calls stopped?",
         form="一个阶段名 / a stage name",
-        synonyms=(VALIDATION, TOOL_CHECK),
         why_en="At {answer}: the cheapest check; the later stages never see them.",
         why_zh="在 {answer}：最便宜的一道检查；后面的扫码口根本见不到它们。",
         wrong_zh="“先问人最保险”：外形不合法的调用在结构校验就该挡下，轮不到门禁和人。",
@@ -219,6 +235,13 @@ BANK = [
         "M3.2",
         a.questions_about_junk,
         notebook="03_chain_of_checks_M3",
+        wrong=[
+            (
+                (0, 0),
+                "“人只会被问到合法的调用”：许可排在前面时，人先为那些一同意就会在结构校验失败的调用回答问题。",
+                '"The human is only asked about valid calls": with the gate first, the human answers for calls that fail validation right after the yes.',
+            ),
+        ],
         ask_zh="关于那些本来就格式错误的调用，人分别要回答几个问题：校验在前时，许可在前时？",
         ask_en="How many questions about malformed calls does the human answer, validation first "
         "and gate first?",
@@ -250,10 +273,26 @@ BANK = [
         "M4.1",
         a.gate_that_stops_rm,
         notebook="04_gates_M4",
+        wrong=[
+            (
+                "allow",
+                "“没写进规则的才会放行”：`rm -rf /` 正写在硬拒绝表上，而这道门排在最前面。",
+                '"It is let through": `rm -rf /` is on the hard deny list, and that gate comes first.',
+            ),
+            (
+                "tool_check",
+                "“危险由工具自己检查”：`rm -rf /` 的外形完全合法，挡下它的是拒绝表这道门。",
+                '"The tool checks for danger": `rm -rf /` is well formed; the deny gate stops it.',
+            ),
+            (
+                "validation",
+                "“危险的调用外形就不合法”：`rm -rf /` 的外形完全合法，挡下它的是拒绝表这道门。",
+                '"A dangerous call is malformed": `rm -rf /` is well formed; the deny gate stops it.',
+            ),
+        ],
         ask_zh="参考实现里，哪一道门拦下 `rm -rf /`？",
         ask_en="Which gate stops it?",
         form="deny / ask / allow",
-        synonyms=(DENY, QUESTION),
         why_en="The {answer} gate: the hard deny list comes first; the human is never asked.",
         why_zh="{answer} 门：硬拒绝排在最前面，根本不问人。",
         wrong_zh="“危险的事总要问一下人”：硬拒绝不可协商，排在可以对讲的那道前面，根本不问。",
@@ -263,6 +302,7 @@ BANK = [
     Q(
         "M4.2",
         a.deny_listed_ran_inverted,
+        synonyms=((True, "执行", "执行了", "跑了", "ran"), (False, "没执行", "没跑", "没有执行")),
         notebook="04_gates_M4",
         ask_zh="门禁顺序倒置（人工审批先于硬拒绝表）、人答了「y」：拒绝表上的 `rm -rf /` 执行了吗？",
         ask_en="With the human asked before the deny list, and an unattended 'y': does the "
@@ -280,10 +320,16 @@ BANK = [
         "M4.3",
         a.where_the_wall_stands,
         notebook="04_gates_M4",
+        wrong=[
+            (
+                "validation",
+                "“越界的路径外形就不合法”：路径的外形完全合法；是工具自己检查后发现它出了工作区。",
+                '"A path outside the workspace is malformed": it is well formed; the tool\'s own check finds it leaves the workspace.',
+            ),
+        ],
         ask_zh="有墙时，这次读取在哪一道扫码口被挡下？",
         ask_en="With the wall, at which stage?",
         form="一个阶段名 / a stage name",
-        synonyms=(TOOL_CHECK, VALIDATION, DENY, QUESTION),
         why_en="At {answer}, the tool's own check, before any gate: no gate decides, no human is "
         "asked. Without the wall only a question stands in the way.",
         why_zh="在 {answer}（工具自校验），在任何门禁之前：没有门禁裁决，也不问人。拆了墙，只剩一句问话。",
@@ -310,10 +356,16 @@ BANK = [
         "M5.2",
         a.who_decides_hook_allow,
         notebook="05_sockets_M5",
+        wrong=[
+            (
+                "ask",
+                "“钩子放行后还要问一下人”：拒绝规则排在最前面，根本轮不到问人。",
+                '"After a hook\'s allow the human is asked": the deny rule comes first, and no one is asked.',
+            ),
+        ],
         ask_zh="钩子对 `rm -rf src` 说 allow，拒绝规则覆盖 `rm`：参考实现里哪一道门说了算？",
         ask_en="Who decides?",
         form="deny / ask / allow / hook",
-        synonyms=(DENY, QUESTION),
         why_en="The {answer} rule: a hook's allow only goes on to the gates, and deny comes first.",
         why_zh="{answer} 规则：钩子的放行只是送进门禁，拒绝排在最前面。",
         **HOOKS_APPROVE_WRONG,
@@ -337,6 +389,13 @@ BANK = [
         "P.2",
         a.denied_result_is_error,
         notebook="06_pairing_D3",
+        wrong=[
+            (
+                False,
+                "“被拒是正常结果，不算错误”：被拒的结果要标 is_error，模型才知道这件活没做成。",
+                '"A denial is a normal result, not an error": it is marked is_error so the model knows the work was not done.',
+            ),
+        ],
         ask_zh="参考实现给被拒的调用发回的结果标了 `is_error` 吗？",
         ask_en="Does the reference harness mark the result it sends for a denied call `is_error`?",
         form="True / False",
@@ -391,6 +450,13 @@ BANK = [
         "H.2",
         a.continuation_catches_d1,
         notebook="07_hypothesis_hunt",
+        wrong=[
+            (
+                False,
+                "“continuation 只管循环停没停”：它正是 M1 的承诺——内容里有调用就必须再调用模型，丢了调用它就报 ✗。",
+                '"continuation only checks that the loop stops": it is M1\'s promise; a dropped call breaks it.',
+            ),
+        ],
         ask_zh="D1 的开关 `trust_stop_reason` 会被 `continuation`（M1 的承诺）抓住吗？",
         ask_en="Does `continuation`, M1's promise, catch D1's switch `trust_stop_reason`?",
         form="True / False",
@@ -485,11 +551,17 @@ BANK = [
         "A.3",
         a.course_reads_etc,
         notebook="09_course_beside_production",
+        wrong=[
+            (
+                "nothing",
+                "“教学版越界什么都挡不住”：墙是拆了，但门禁还会问一句——挡在前面的是一句问人。",
+                '"Nothing stops it under the course": the wall is gone, but the gates still ask; a question stands in front.',
+            ),
+        ],
         ask_zh="教学版（`Switches.course()`）下读 `/etc/passwd`，挡在前面的是什么：墙，还是一句问人？",
         ask_en="Under the course preset, what stands in front of a read of `/etc/passwd`: the "
         "wall, or a question?",
         form="wall / question / nothing",
-        synonyms=(QUESTION, WALL, NOTHING),
         why_en="A {answer}: s03 dropped safe_path, so leaving the workspace became a question to the "
         "user — the wall turned into an intercom. Judge a mechanism by its net effect.",
         why_zh="{answer}：s03 撤掉了 safe_path，越界从直接报错变成「问一下用户」——硬墙变成了对讲机。"

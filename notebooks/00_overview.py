@@ -86,7 +86,7 @@ html(switches_view(LANG))
 # %%
 check("C.1", prediction, LANG)
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # ## 本章的论断，当场测量 / The chapter's claims, measured now
 #
 # 证据等级沿用种子：【一】固定提交的课程代码，【二】官方文档，【三】课程作者对闭源源码的解读；其余标为
@@ -94,10 +94,10 @@ check("C.1", prediction, LANG)
 # 【二】 official documentation, 【三】 the course author's reading of closed source; anything else
 # is "beyond the seed", with its source.
 
-# %%
+# %% tags=["skip-in-class"]
 claims(outcomes, LANG)
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # ## 笔记本 / The notebooks
 #
 # | 笔记本 / notebook | 内容 / what you will see |

@@ -48,11 +48,11 @@ LANG = "zh"
 # %%
 code(Harness.step, ContentTest, DeclaredStopReason, highlight="holds_tool_calls")
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # 内容事实在流到达时就被记下：`tool_use` 块一开始，`tool_use_seen` 就置真，不管消息最后声明什么。
 # The content fact is raised while the stream arrives, the moment a `tool_use` block starts.
 
-# %%
+# %% tags=["skip-in-class"]
 code(ask, highlight="tool_use_seen = True")
 
 # %% [markdown]
@@ -86,7 +86,7 @@ belt.step()
 # %%
 belt.step()
 
-# %%
+# %% tags=["skip-in-class"]
 timeline(belt.finish(), "reference harness")
 
 # %% [markdown]
@@ -115,7 +115,7 @@ check("M1.2", prediction, LANG)
 reference, trusting = pair.finish()
 timeline(trusting, "trust_stop_reason=True")
 
-# %%
+# %% tags=["skip-in-class"]
 verdict(outcome("D1"), LANG)
 
 # %% [markdown]

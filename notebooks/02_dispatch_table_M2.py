@@ -50,20 +50,20 @@ LANG = "zh"
 # %%
 code(ToolRegistry.register, contract_mismatch, invoke, highlight="mismatch")
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # 托盘：`cut` 把连续的安全调用放在一起，不安全的调用单独一盘；`is_safe` 问的是**这次调用的实参**。
 # `cut` gathers consecutive safe calls; `is_safe` asks about *this call's input*.
 
-# %%
+# %% tags=["skip-in-class"]
 code(PerInput, PerTool, Trays.cut, highlight="concurrency_safe")
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # ## 号码簿里查不到的名字（D7）/ A name not in the book (D7)
 #
 # 模型调用了一个没人提供的 `check_disk`。参考实现回一条 `is_error` 结果，接着处理其余调用；
 # `unknown_tool_result=False` 时查表抛异常，运行在回答中途崩溃。
 
-# %%
+# %% tags=["skip-in-class"]
 d7 = outcome("D7")
 side_by_side(d7.before, d7.after, ("reference harness", "unknown_tool_result=False"), [1], LANG)
 
@@ -131,7 +131,7 @@ check("M2.2", prediction, LANG)
 d19 = outcome("D19")
 tray_chart(d19.before, d19.after, titles=["reference harness", "parallel_batches=False"])
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # 右边（`parallel_batches=False`）就是教学版：它的托盘一件一件上。课程材料自己在这一点上前后不一：
 # The right-hand side is the course, whose trays carry one call at a time; the course's own
 # material disagrees with itself on this:
@@ -143,7 +143,7 @@ tray_chart(d19.before, d19.after, titles=["reference harness", "parallel_batches
 # its code and its own text 【一】; the question "do tools running together step on each other?"
 # is answered, a chapter later, by "nothing runs together".*
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # ## 会写的工具也能同托盘（D27）/ Writes may share a tray too (D27)
 #
 # 反过来也成立。课程作者拆过闭源源码后指出【三】：「某些会写状态的工具反而可并行，因为每次写的是不同文件」。
@@ -155,11 +155,11 @@ tray_chart(d19.before, d19.after, titles=["reference harness", "parallel_batches
 # Decided by the call's input, the four writes share one tray; decided per tool ("it writes"),
 # each runs alone.
 
-# %%
+# %% tags=["skip-in-class"]
 d27 = outcome("D27")
 tray_chart(d27.before, d27.after, titles=["reference harness", "concurrency_from_input=False"])
 
-# %%
+# %% tags=["skip-in-class"]
 verdict(d27, LANG)
 
 # %% [markdown]

@@ -42,7 +42,7 @@ LANG = "zh"
 #
 # 顺序只写在一个地方；开关 `validate_before_gate` 换成 `GATE_FIRST`。The order lives in one place.
 
-# %%
+# %% tags=["skip-in-class"]
 ORDER, GATE_FIRST
 
 # %%
@@ -111,11 +111,11 @@ prediction = ...  # ✎ 你的预测 / your prediction
 # %%
 check("M3.3", prediction, LANG)
 
-# %%
+# %% tags=["skip-in-class"]
 d17 = outcome("D17")
 side_by_side(d17.before, d17.after, ("reference harness", "read_exempt_from_cap=False"), [1, 2], LANG)
 
-# %%
+# %% tags=["skip-in-class"]
 timeline(d17.after, "read_exempt_from_cap=False")
 
 # %% [markdown]

@@ -42,11 +42,11 @@ LANG = "zh"
 # %%
 code(Gates.judge, Gates.first_gate, highlight="for gate in self.order.gates")
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # 教学版的门禁（s03）：只对 bash 生效的子串拒绝表，两条询问规则，一个 y/N。
 # The course's gates: a bash-only substring deny list, two ask rules, a y/N.
 
-# %%
+# %% tags=["skip-in-class"]
 code(course_permissions)
 
 # %% [markdown]
@@ -94,7 +94,7 @@ check("M4.2", prediction, LANG)
 # %%
 verdict(outcome("D4"), LANG)
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # ## 硬拒绝只管 shell（D26）/ The deny list guards bash only (D26)
 #
 # > 教学版的三条实测细节【一】……1. 硬拒绝表只对 shell 工具生效：第一道闸门被「仅当工具是 bash」包住，文件类工具
@@ -112,13 +112,13 @@ verdict(outcome("D4"), LANG)
 # are the experiment's: the course's own deny list has no `.env` entry; the mechanism is the
 # course's.)
 
-# %%
+# %% tags=["skip-in-class"]
 d26 = outcome("D26")
 side_by_side(
     d26.before, d26.after, ("reference harness", "deny_rules_cover_every_tool=False"), [2], LANG
 )
 
-# %%
+# %% tags=["skip-in-class"]
 verdict(d26, LANG)
 
 # %% [markdown]
@@ -142,14 +142,14 @@ check("M4.3", prediction, LANG)
 d10 = outcome("D10")
 side_by_side(d10.before, d10.after, ("reference harness", "workspace_wall=False"), [1], LANG)
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # ## 复合命令（D11）/ Compound commands (D11)
 #
 # 一条 `ls && rm -rf src`：整串匹配时，放行规则 `Bash(ls *)` 把整条命令放了过去；逐段判定时，`rm` 那一段命中拒绝。
 # Matched as one string, the allow rule `Bash(ls *)` lets the whole line through; judged part by
 # part, the `rm` part meets the deny rule. 字符串匹配不是安全边界（笔记本 09，§10-2）。
 
-# %%
+# %% tags=["skip-in-class"]
 d11 = outcome("D11")
 side_by_side(d11.before, d11.after, ("reference harness", "split_compound_commands=False"), [1], LANG)
 

@@ -48,10 +48,10 @@ LANG = "zh"
 # %%
 code(Sockets.fire, highlight="self.semantics")
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # 退出插线口和它的防护 / The Stop socket, with its guard:
 
-# %%
+# %% tags=["skip-in-class"]
 code(Sockets.stop, highlight="guard")
 
 # %% [markdown]
@@ -79,17 +79,17 @@ pair.step()
 # %%
 check("M5.1", prediction, LANG)
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # D13 和 D14：执行后回调返回非空会静默跳过后面的同事件回调；「注入上下文」的输入提交回调什么也没注入——
 # 两次运行在发给模型的第一条消息上分道扬镳。
 # D13: a PostToolUse result silently skips the later callbacks. D14: the "inject context" hook
 # injects nothing — the runs part on the first message sent to the model.
 
-# %%
+# %% tags=["skip-in-class"]
 d13 = outcome("D13")
 side_by_side(d13.before, d13.after, ("reference harness", "course_hook_semantics=True"), [1], LANG)
 
-# %%
+# %% tags=["skip-in-class"]
 d14 = outcome("D14")
 side_by_side(d14.before, d14.after, ("reference harness", "course_hook_semantics=True"), [0], LANG)
 
@@ -114,7 +114,7 @@ check("M5.2", prediction, LANG)
 d15 = outcome("D15")
 side_by_side(d15.before, d15.after, ("reference harness", "hooks_may_loosen=True"), [1], LANG)
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # ## 反向成立：阻断钩子压过放行规则（D24）/ The other way: a blocking hook beats an allow rule (D24)
 #
 # 安全不变量的另一半：阻断型钩子在权限规则求值之前就把调用停住【二】。团队写了一个钩子，不许任何 shell 命令碰
@@ -127,11 +127,11 @@ side_by_side(d15.before, d15.after, ("reference harness", "hooks_may_loosen=True
 # with `hooks_before_rules=False` the hook is asked only when the rules have no answer, so the
 # allow rule decides and `src/` is gone.
 
-# %%
+# %% tags=["skip-in-class"]
 d24 = outcome("D24")
 side_by_side(d24.before, d24.after, ("reference harness", "hooks_before_rules=False"), [1], LANG)
 
-# %%
+# %% tags=["skip-in-class"]
 verdict(d24, LANG)
 
 # %% [markdown]
@@ -150,7 +150,7 @@ verdict(d24, LANG)
 d25 = outcome("D25")
 side_by_side(d25.before, d25.after, ("reference harness", "silence_is_approval=True"), [1], LANG)
 
-# %%
+# %% tags=["skip-in-class"]
 verdict(d25, LANG)
 
 # %% [markdown]
@@ -172,7 +172,7 @@ check("M5.3", prediction, LANG)
 d16 = outcome("D16")
 timeline(d16.after, "stop_hook_guard=False")
 
-# %%
+# %% tags=["skip-in-class"]
 verdict(d16, LANG)
 
 # %% [markdown]

@@ -47,7 +47,7 @@ LANG = "zh"
 # %%
 code(PairsKept, PairsBroken, Pairing, highlight="self.pairs")
 
-# %%
+# %% tags=["skip-in-class"]
 code(pairs_intact)
 
 # %% [markdown]
@@ -104,10 +104,10 @@ check("P.3", prediction, LANG)
 d3 = outcome("D3")
 side_by_side(d3.before, d3.after, ("reference harness", "pair_protection=False"), [4], LANG)
 
-# %%
+# %% tags=["skip-in-class"]
 html(messages_view(d3.after.api.requests[-1]["messages"], "sent in turn 4, unprotected"))
 
-# %%
+# %% tags=["skip-in-class"]
 verdict(d3, LANG)
 
 # %% [markdown]

@@ -44,11 +44,11 @@ LANG = "zh"
 # %%
 course_view(LANG)
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # `lab compare course` 把教学版开关拨动的每个实验在两边都跑一遍。这里是其中一个：钩子语义（D12），两边并排。
 # `lab compare course` runs every experiment whose switch the course flips; here is one of them.
 
-# %%
+# %% tags=["skip-in-class"]
 d12 = experiment("D12")
 side_by_side(
     run_scenario(d12.scenario, Switches()),
@@ -83,21 +83,21 @@ verdict(outcome("D8"), LANG)
 # holding `rm` pass every rule. 每条命令的门禁裁决，从运行里读出 / each command's gate decision, read
 # off the run without the sandbox:
 
-# %%
+# %% tags=["skip-in-class"]
 d28 = outcome("D28")
 commands = {e.call_id: e.input["command"] for e in d28.after.trace.of(ToolCallSeen)}
 gates = {e.call_id: f"{e.gate} → {e.decision}" for e in d28.after.trace.of(GateDecision)}
 {commands[call]: gates[call] for call in commands}
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # 只有沙箱兜住了另外两条：不管规则怎么说，工作区外一律不可写。左边是参考实现（有沙箱），右边没有沙箱。
 # Only the sandbox holds the other two: whatever the rules say, nothing outside the workspace is
 # writable. Left, the reference harness (sandboxed); right, no sandbox.
 
-# %%
+# %% tags=["skip-in-class"]
 side_by_side(d28.before, d28.after, ("reference harness (sandbox)", "shell_sandbox=False"), [1], LANG)
 
-# %%
+# %% tags=["skip-in-class"]
 verdict(d28, LANG)
 
 # %% [markdown]
@@ -153,7 +153,7 @@ prediction = ...  # ✎ 你的预测 / your prediction
 # %%
 check("A.1", prediction, LANG)
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # 种子的答案 / The seed's answer:
 #
 # > 停止标记是声明，内容块是事实；流式输出下声明会滞后于事实【三，带归属：课程作者拆过闭源源码后指出】。仓库固定
@@ -174,7 +174,7 @@ prediction = ...  # ✎ 你的预测 / your prediction
 # %%
 check("A.2", prediction, LANG)
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # 种子的答案 / The seed's answer:
 #
 # > 显式两处（schema 一条、处理函数映射一行）＋隐式一处：处理函数形参名必须与 schema 属性名逐字一致，否则按
@@ -205,7 +205,7 @@ prediction = ...  # ✎ 你的预测 / your prediction
 # %%
 check("A.3", prediction, LANG)
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # 种子的答案 / The seed's answer:
 #
 # > 文件工具原有的工作区硬边界（越界直接报错）被整体拆除，越界降级为「问一下用户」——硬墙变成了对讲机。教训是
@@ -239,7 +239,7 @@ prediction = ...  # ✎ 你的预测 / your prediction
 # %%
 check("A.4", prediction, LANG)
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # 种子的答案 / The seed's answer:
 #
 # > 官方口径：钩子放行绕不过拒绝/询问规则；而阻断型钩子在权限求值之前就停住调用，压得过放行规则【二】。要硬性
@@ -257,12 +257,12 @@ asks_instead = replace(
 hook_allow_vs_ask = run_scenario(asks_instead, Switches())
 [(e.question, e.answer) for e in hook_allow_vs_ask.trace.of(HumanAsked)]
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # 阻断钩子压过放行规则（D24），钩子沉默不等于批准（D25）：
 # A blocking hook beats an allow rule (D24); hook silence is not approval (D25):
 
-# %%
+# %% tags=["skip-in-class"]
 verdict(outcome("D24"), LANG)
 
-# %%
+# %% tags=["skip-in-class"]
 verdict(outcome("D25"), LANG)

@@ -156,3 +156,65 @@ def test_the_teacher_lists_every_exercise_and_check(capsys, monkeypatch):
         assert exercise.id in out
         for item in exercise.checks:
             assert item.teacher in out and item.name in out
+
+
+# -- every hint true (issue 30) ----------------------------------------------------------------
+COUNTER_SOLUTION = """
+    passes = 0
+
+    def double_check(payload):
+        global passes
+        passes += 1
+        if passes > 1:
+            return None
+        return {"decision": "block", "reason": "Double-check your work before stopping."}
+"""
+
+
+def test_each_check_judges_a_fresh_module_so_a_counter_solution_passes(tmp_path):
+    results = check("m5_stop_hook", write(tmp_path, "m5", COUNTER_SOLUTION))
+    assert [r.hint for r in results if not r.passed] == []
+
+
+def test_a_hook_that_never_blocks_is_told_what_its_run_did(tmp_path):
+    results = check("m5_stop_hook", write(tmp_path, "m5", NEAR_MISSES["m5_stop_hook"]))
+    hints = [r.hint for r in results if not r.passed]
+    assert len(hints) == 2
+    for hint in hints:
+        for text in (str(hint), hint.zh):
+            assert "0 times" not in text and "0 次" not in text
+            assert "cap" not in text and "上限" not in text
+
+
+def test_a_hook_that_always_blocks_is_told_the_harness_s_cap_stopped_it():
+    (_, second) = check("m5_stop_hook", starters_dir() / "m5_stop_hook.py")
+    assert "blocked 8 times in a row" in second.hint and "9 model calls" in second.hint
+    assert "cap of 8 blocks in a row" in second.hint and "连续阻断上限（8 次）" in second.hint.zh
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        '["号码簿查名", "结构校验", "工具自校验", "前置钩子", "权限判定"]',
+        '["known_tool", "结构校验", "tool check", "前置钩子", "permission"]',
+    ],
+)
+def test_m3_accepts_the_chapter_s_stage_names_in_both_languages(order, tmp_path):
+    results = check("m3_chain_order", write(tmp_path, "m3", f"ORDER = {order}"))
+    assert [r.hint for r in results if not r.passed] == []
+
+
+def test_m3_a_wrong_order_gets_a_hint_about_order_not_an_empty_error(tmp_path):
+    source = 'ORDER = ["结构校验", "号码簿查名", "工具自校验", "前置钩子", "权限判定"]'
+    results = check("m3_chain_order", write(tmp_path, "m3", source))
+    hints = [r.hint for r in results if not r.passed]
+    assert hints and "AssertionError" not in " ".join(hints)
+    assert "validation come(s) before known_tool" in hints[0]
+    assert "结构校验（validation） 排在号码簿查名（known_tool）前面" in hints[0].zh
+
+
+def test_m3_names_that_are_not_stages_are_told_the_names_alphabetically(tmp_path):
+    results = check("m3_chain_order", write(tmp_path, "m3", 'ORDER = ["shape", "rules"]'))
+    first = results[0].hint
+    assert first is not None and "hooks (前置钩子), known_tool (号码簿查名)" in first
+    assert all("AssertionError" not in r.hint for r in results[1:])

@@ -241,9 +241,9 @@ def test_the_seed_s_terms_and_their_synonyms_are_accepted(id, answer):
     assert check(id, answer, "zh").right
 
 
-@pytest.mark.parametrize("id, answer", [("M4.3", "validation"), ("A.3", "wall"), ("M2.3", "不")])
+@pytest.mark.parametrize("id, answer", [("M4.3", "deny"), ("A.3", "wall"), ("M2.1", "调用时")])
 def test_a_wrong_answer_is_told_the_misconception_it_holds(id, answer):
-    misconception = QUESTIONS[id].misconception
+    misconception = QUESTIONS[id].misreading(answer)
     for lang in ("zh", "en"):
         verdict = check(id, answer, lang)
         assert not verdict.right

@@ -61,7 +61,9 @@ def test_a_prediction_matches_the_way_a_student_means_it(prediction, computed):
     assert same(prediction, computed)
 
 
-@pytest.mark.parametrize("prediction, computed", [(True, 1), ("2", 2), ((1, 2), (2, 1)), (None, 0)])
+@pytest.mark.parametrize(
+    "prediction, computed", [(True, 1), ("3", 2), ((1, 2), (2, 1)), (None, 0), ("", 0)]
+)
 def test_a_prediction_does_not_match_a_different_value(prediction, computed):
     assert not same(prediction, computed)
 

@@ -85,34 +85,62 @@ def zh_edition(tmp_path_factory):
     return folder
 
 
+def edition_notebook(folder: Path, source: Path):
+    """A notebook of the edition as Jupyter reads it (the .ipynb a double-click opens)."""
+    import nbformat
+
+    return nbformat.read(folder / f"{source.stem}.ipynb", as_version=4)
+
+
 def test_the_chinese_edition_has_every_notebook_and_no_english_prose(zh_edition):
-    assert sorted(p.name for p in zh_edition.iterdir()) == [p.name for p in NOTEBOOKS]
+    names = sorted(p.name for p in zh_edition.iterdir())
+    assert names == sorted([f"{p.stem}.ipynb" for p in NOTEBOOKS] + ["README.md"])
     for source in NOTEBOOKS:
-        written = (zh_edition / source.name).read_text(encoding="utf-8")
-        header, written_cells = cells(written)
-        original_header, original_cells = cells(source.read_text(encoding="utf-8"))
-        assert header == original_header, source.name
-        code = [c.lines for c in written_cells if not c.is_markdown]
-        assert code == [c.lines for c in original_cells if not c.is_markdown], source.name
-        for cell in written_cells:
-            if cell.is_markdown:
-                assert has_chinese(cell.markdown()), (source.name, cell.markdown())
-                assert not english_left(cell.markdown()), (
-                    source.name,
-                    english_left(cell.markdown()),
-                )
+        notebook = edition_notebook(zh_edition, source)
+        assert notebook.metadata.kernelspec.name == "python3"
+        assert "jupytext" not in notebook.metadata  # no pairing back to a .py
+        written = [c for c in notebook.cells]
+        original_cells = cells(source.read_text(encoding="utf-8"))[1]
+        code = [c.source for c in written if c.cell_type == "code"]
+        original = ["\n".join(c.lines).strip("\n") for c in original_cells if not c.is_markdown]
+        assert code == original, source.name
+        for cell in written:
+            if cell.cell_type == "markdown":
+                assert has_chinese(cell.source), (source.name, cell.source)
+                assert not english_left(cell.source), (source.name, english_left(cell.source))
+
+
+def test_the_edition_keeps_the_cells_a_class_skips_tagged(zh_edition):
+    source = notebooks_dir() / "05_sockets_M5.py"
+    tagged = [
+        c
+        for c in edition_notebook(zh_edition, source).cells
+        if "skip-in-class" in c.metadata.get("tags", [])
+    ]
+    assert len(tagged) >= 5 and all(c.cell_type in ("code", "markdown") for c in tagged)
+
+
+def test_the_edition_has_a_short_chinese_readme_on_opening_and_running(zh_edition):
+    readme = (zh_edition / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 30 and not english_left(readme)
+    for step in ("jupyter lab", "双击", "Shift+Enter", "prediction = ...", "skip-in-class"):
+        assert step in readme, step
 
 
 def test_the_chinese_edition_keeps_every_question_and_every_chinese_heading(zh_edition):
-    text = "".join(p.read_text(encoding="utf-8") for p in sorted(zh_edition.iterdir()))
-    flat = "".join(text.replace("# ", "").split())
+    text = "".join(
+        cell.source + "\n"
+        for source in NOTEBOOKS
+        for cell in edition_notebook(zh_edition, source).cells
+    )
+    flat = "".join(text.split())
     for question in questions(notebooks_dir()):
         assert "".join(question.text["zh"].split()) in flat.replace("*", "").replace("`", "")
         assert f'check("{question.id}"' in text
     for source in NOTEBOOKS:
         for heading in re.findall(r"^# (#+ .+)$", source.read_text(encoding="utf-8"), re.M):
             chinese = re.split(" ?/ ", heading)[0] if has_chinese(heading) else heading
-            assert f"# {chinese}" in text, heading
+            assert chinese in text, heading
 
 
 def test_the_edition_is_the_same_every_time_and_english_is_the_other_half():
@@ -125,11 +153,10 @@ def test_the_edition_is_the_same_every_time_and_english_is_the_other_half():
 def test_a_chinese_edition_notebook_still_runs(zh_edition, tmp_path, monkeypatch):
     """One small notebook of the edition, executed top to bottom by nbmake in a fresh kernel
     (nbmake's runner itself, without a second pytest around it)."""
-    import jupytext
     from nbmake.nb_run import NotebookRun
 
     notebook = tmp_path / "06_pairing_D3.ipynb"
-    jupytext.write(jupytext.read(zh_edition / "06_pairing_D3.py"), notebook)
+    shutil.copy(zh_edition / "06_pairing_D3.ipynb", notebook)  # as the student opens it
     monkeypatch.setenv("IPYTHONDIR", str(tmp_path / "ipython"))
     monkeypatch.setenv("HOME", str(tmp_path))
     result = NotebookRun(notebook, 600).execute()
@@ -139,10 +166,11 @@ def test_a_chinese_edition_notebook_still_runs(zh_edition, tmp_path, monkeypatch
 def test_the_edition_is_never_written_over_a_file(tmp_path, capsys):
     folder = tmp_path / "zh"
     folder.mkdir()
-    (folder / NOTEBOOKS[0].name).write_text("# my notes\n")
+    mine = folder / f"{NOTEBOOKS[0].stem}.ipynb"
+    mine.write_text("my notes\n")
     assert main(["notebooks", "--lang", "zh", str(folder)]) == 2
-    assert (folder / NOTEBOOKS[0].name).read_text() == "# my notes\n"
-    assert sorted(p.name for p in folder.iterdir()) == [NOTEBOOKS[0].name]
+    assert mine.read_text() == "my notes\n"
+    assert sorted(p.name for p in folder.iterdir()) == [mine.name]
     assert len(capsys.readouterr().err.splitlines()) == 1
 
 

@@ -302,8 +302,9 @@ def test_the_notebooks_confirmation_speaks_the_edition_named_else_the_default(mo
     monkeypatch.setenv("LAB_LANG", "zh")
     from lab.cli.teacher import notebooks_note
 
-    assert notebooks_note(9, "en", Path("d")).startswith("wrote 9 notebooks (the en edition)")
-    assert notebooks_note(9, "zh", Path("d")).startswith("已把 9 个笔记本（中文学生版）")
+    english = notebooks_note(9, "en", Path("d"))
+    assert english.startswith("wrote 9 notebooks (.ipynb, the en edition)")
+    assert notebooks_note(9, "zh", Path("d")).startswith("已把 9 本笔记本（中文学生版，双击即开）")
     assert notebooks_note(9, None, Path("d")).startswith("已把 9 个笔记本和 README.md ")
     monkeypatch.delenv("LAB_LANG")
     assert notebooks_note(9, None, Path("d")).startswith("wrote 9 notebooks and README.md ")

@@ -234,7 +234,7 @@ def cmd_notebooks(args: argparse.Namespace, out: Console) -> int:
 
     sources = edition_sources(args.lang)
     write_new_files(args.folder, [(name, text.encode("utf-8")) for name, text in sources])
-    notebooks = sum(1 for name, _ in sources if name.endswith(".py"))
+    notebooks = sum(1 for name, _ in sources if name.endswith((".py", ".ipynb")))
     out.print(notebooks_note(notebooks, args.lang, args.folder), soft_wrap=True)
     return EXIT_OK
 

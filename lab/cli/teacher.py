@@ -25,7 +25,8 @@ WORDS = {
         "notebooks": "wrote {n} notebooks {what}into {folder}; open them with Jupyter and "
         "jupytext (pip install jupyterlab jupytext)",
         "both": "and README.md ",
-        "edition": "(the {lang} edition) ",
+        "edition": "wrote {n} notebooks (.ipynb, the {lang} edition) and README.md into "
+        "{folder}; run jupyter lab there and double-click one",
     },
     "zh": {
         "kit": "已把 {n} 个文件写进 {folder}：{names}",
@@ -34,7 +35,9 @@ WORDS = {
         "notebooks": "已把 {n} 个笔记本{what}写进 {folder}；用 Jupyter 和 jupytext 打开"
         "（pip install jupyterlab jupytext）",
         "both": "和 README.md ",
-        "edition": "（中文学生版）",  # an edition named sets the language: zh here
+        # an edition named sets the language: zh here
+        "edition": "已把 {n} 本笔记本（中文学生版，双击即开）和 README.md 写进 {folder}；"
+        "打开方法见 README.md",
     },
 }
 
@@ -135,20 +138,25 @@ def notebooks_note(n: int, edition: str | None, folder: Path) -> str:
 
     lang = edition or default_lang()
     w = WORDS[lang]
-    what = w["both"] if edition is None else w["edition"].format(lang=edition)
-    return w["notebooks"].format(n=n, what=what, folder=folder)
+    if edition is not None:
+        return w["edition"].format(n=n, lang=edition, folder=folder)
+    return w["notebooks"].format(n=n, what=w["both"], folder=folder)
 
 
 def edition_sources(lang: str | None) -> list[tuple[str, str]]:
     """(file name, text) of every notebook, in both languages (and their README) or in one."""
     from lab.cli.commands import notebooks_dir
-    from lab.teacher.edition import edition
+    from lab.teacher.edition import README, EditionError, notebook_file
 
     folder = notebooks_dir()
     sources = sorted(folder.glob("[0-9][0-9]_*.py"))
     if lang is None:
         return [(s.name, s.read_text("utf-8")) for s in [*sources, folder / "README.md"]]
-    return [(s.name, edition(s.read_text("utf-8"), lang)) for s in sources]
+    try:
+        written = [(f"{s.stem}.ipynb", notebook_file(s.read_text("utf-8"), lang)) for s in sources]
+    except EditionError as error:
+        raise UsageError(str(error)) from None
+    return [*written, ("README.md", README[lang])]
 
 
 COMMANDS = {"worksheet": cmd_worksheet, "kit": cmd_kit}

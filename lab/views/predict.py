@@ -12,7 +12,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from lab.reading import NoMoreInput, parse, same, shown, well_formed
+from lab.reading import NoMoreInput, glossed, parse, same, shown, well_formed
 from lab.views.report import outcome_view, summary_view
 
 COLON = {"en": ": ", "zh": "："}
@@ -26,6 +26,7 @@ WORDS = {
         "wrong": "✗ not what the code computes",
         "why": "why",
         "misread": "a common misreading",
+        "read_as": "read as",
         "how": "how the code measures it",
         "ask": "{id} {observable}: before {before}; after? ",
         "eof": "--predict reads one answer per observable from standard input; it ended before "
@@ -47,6 +48,7 @@ WORDS = {
         "wrong": "✗ 与代码算出的不同",
         "why": "为什么",
         "misread": "常见的误解",
+        "read_as": "读作",
         "how": "代码怎么量出来的",
         "ask": "{id} {observable}：之前 {before}；之后？",
         "eof": "--predict 从标准输入为每个观测量读一个答案；输入在 {id} {observable} 之前就结束了"
@@ -70,12 +72,14 @@ def verdict_view(verdict: Any) -> RenderableType:
         return Text(w["none"], "bold yellow")
     mark = Text(w["right"], "bold green") if verdict.right else Text(w["wrong"], "bold red")
     table = Table(box=box.SIMPLE, show_header=False, pad_edge=False)
-    table.add_row(w["yours"], Text(shown(verdict.prediction)))
-    table.add_row(w["computed"], Text(shown(verdict.computed), "bold"))
+    typed, reading = shown(verdict.prediction), glossed(verdict.reading, verdict.lang)
+    as_read = "" if shown(verdict.reading) == typed else f"  ({w['read_as']} {reading})"
+    table.add_row(w["yours"], Text(typed + as_read))
+    table.add_row(w["computed"], Text(glossed(verdict.computed, verdict.lang), "bold"))
     why = verdict.question.why[verdict.lang].format(answer=shown(verdict.computed))
     source = inspect.getsource(verdict.question.compute).strip()
     colon = COLON[verdict.lang]
-    misread = verdict.question.misconception.get(verdict.lang)
+    misread = verdict.question.misreading(verdict.prediction).get(verdict.lang)
     wrong_idea = [] if verdict.right or not misread else [Text(misread)]
     return Group(
         mark,
