@@ -9,8 +9,8 @@ EXPERIMENT = Experiment(
     id="D9",
     mechanism="M3",
     title={
-        "en": "The gates run before validation: the course's chain of two stages",
-        "zh": "扫码口顺序颠倒：许可段排到了结构校验前面（教学版只有后两段）",
+        "en": "The gates run before validation: the human is asked about malformed calls",
+        "zh": "扫码口顺序颠倒：许可段排到了结构校验前面，人被问到不合法的调用",
     },
     takeaway={
         "en": "Cheap, non-negotiable checks first, the human's time last: nobody should be "
@@ -19,7 +19,7 @@ EXPERIMENT = Experiment(
     },
     grade="三",
     source="seed §5: shape → the tool's check → hooks → permission → run (the course "
-    "author's reading); the course implements only the last two stages 【一】",
+    "author's reading of closed source); the course has no front half at all: D9b",
     flips={"validate_before_gate": False},
     scenario=Scenario(
         prompt="Save the meeting notes.",

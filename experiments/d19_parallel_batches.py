@@ -18,10 +18,10 @@ EXPERIMENT = Experiment(
         "eight one-second reads take one second, not eight.",
         "zh": "连续的托盘既保住模型给出的顺序，又让安全的调用重叠：八次各一秒的读取只需一秒。",
     },
-    grade="beyond",
-    source="beyond the seed: the time saved is the lab's own measure on the virtual "
-    "clock; the seed says only that production runs a batch in parallel 【三】 and "
-    "the course one call at a time 【一】",
+    grade="三",
+    source="seed §4: production cuts the calls into consecutive batches, parallel inside "
+    "【三】, the course runs one call at a time 【一】; the time saved is the lab's own "
+    "measure on the virtual clock",
     flips={"parallel_batches": False},
     scenario=Scenario(
         prompt="Read all eight chapters.",

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, get_type_hints
 
+from lab.disputes import DISPUTED_FRONT_HALF
+
 
 def flag(
     default: Any,
@@ -166,17 +168,9 @@ class Switches:
         True,
         course=(
             False,
-            "the seed: 「教学版只实现了这条链的后两段【一】，前半段不是不存在，是被外部件代工了："
-            "……前半段之所以能省，是因为教学版工具个位数、SDK 替它扛了外形检查」. The lab reads "
-            "the code otherwise: s03/s04 implement only the last two stages (the gates, then "
-            "handler(**block.input)), and no outside part checks a tool_use input's shape. The "
-            "SDK parses the input's JSON and never checks it against input_schema (it turns a "
-            'cut {"path": "/tm into {}, no error: D21 runs such a call); the API holds an input '
-            "to the schema only for a tool with strict: true (platform.claude.com/docs/"
-            "agents-and-tools/tool-use/strict-tool-use: without it Claude may omit required "
-            "fields or send the wrong type), and the course's tools set no strict. So a "
-            "malformed call meets the gates, then the handler raises TypeError with no try "
-            "around it (D8, D9)",
+            "no check of the input's shape stands before the gates: the course has none of its "
+            "own at all (own_front_checks=False), so every call meets the gates first, as in "
+            "D9's degraded chain; what D9 measures needs a question the course's rules never ask",
         ),
         mechanism="M3",
         experiments="D9",
@@ -184,8 +178,21 @@ class Switches:
         fault="Off: the gates (hooks and permission) run before validation and the tool's own "
         "check, so the human is asked about calls that were malformed anyway.",
         grade="三",
-        source="seed §5: shape → the tool's check → hooks → permission → run; the course "
-        "implements only the last two stages 【一】",
+        source="seed §5: shape → the tool's check → hooks → permission → run (the course "
+        "author's reading of closed source)",
+    )
+    own_front_checks: bool = flag(
+        True,
+        course=(False, DISPUTED_FRONT_HALF.en),
+        mechanism="M3",
+        experiments="D9b",
+        reader="lab/harness/checks.py",
+        fault="Off (the course's s03/s04): the harness has no front half of its own, no "
+        "validation and no tool's own check in front of the handler, so a malformed call meets "
+        "the gates and then handler(**block.input).",
+        grade="一",
+        source="seed §5: 教学版只实现了这条链的后两段【一】 (the front half 被外部件代工: "
+        "the lab reads the code differently, see the course note)",
     )
     read_exempt_from_cap: bool = flag(
         True,

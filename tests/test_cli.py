@@ -241,7 +241,7 @@ def test_compare_course_lists_the_course_gaps_experiments_only(lab):
     assert {"D12", "D16"} <= ids
     assert "D4" not in ids
     # D11 is not here: the course's substring deny list denies `ls && rm -rf /` (moot switch).
-    assert ids == {"D8", "D9", "D10", "D12", "D13", "D14", "D16", "D19", "D21", "D26", "D28"}
+    assert ids == {"D8", "D9", "D9b", "D10", "D12", "D13", "D14", "D16", "D19", "D21", "D26", "D28"}
     verdicts = {
         (cells[0], cells[1]): cells[-1]
         for line in out.splitlines()
@@ -254,9 +254,10 @@ def test_compare_course_lists_the_course_gaps_experiments_only(lab):
     assert verdicts[("D10", "outside_reads")] == "yes †"
     assert verdicts[("D8", "run_completed")] == "yes"
     # D9: with no check of its own before the handler, the course crashes on the first
-    # malformed call instead of asking about both (lab parts --diff course), either rule set.
-    assert verdicts[("D9", "human_prompts_for_invalid_calls")] == "no"
-    assert set(verdicts.values()) <= {"yes", "yes †", "own rules only", "no"}
+    # malformed call instead of asking about both (lab parts --diff course): a crash, not "no"
+    assert verdicts[("D9", "human_prompts_for_invalid_calls")] == "crashed"
+    assert "D9: the course run crashed: TypeError" in flat(out)
+    assert set(verdicts.values()) <= {"yes", "yes †", "own rules only", "no", "crashed"}
     assert "own rules: the same switches with the experiment's own rules" in flat(out)
     assert "† holds at the pinned commit f9e8b28 only" in flat(out)
 

@@ -9,6 +9,7 @@ import pytest
 
 from lab.compare import Row, compare, in_preset
 from lab.course_rules import DENY_LIST, REVISION_MARK, revision_dependent
+from lab.disputes import DISPUTED_FRONT_HALF
 from lab.experiment import load_all
 from lab.harness.permissions import Permissions, course_permissions
 from lab.observables import human_prompts, human_prompts_for_invalid_calls, ran_denied_by_rule
@@ -85,8 +86,20 @@ def test_revision_dependent_course_facts_are_marked_in_the_switch_notes():
     assert "validate_before_gate" not in marked
 
 
-def test_the_course_note_of_validate_before_gate_quotes_the_seed_and_says_where_it_differs():
-    note = switch_info("validate_before_gate")["course_why"]
-    assert "前半段不是不存在，是被外部件代工了" in note
-    assert "SDK 替它扛了外形检查" in note
-    assert "strict" in note and "input_schema" in note and "TypeError" in note
+def test_the_course_note_of_the_front_half_states_the_dispute_in_both_languages():
+    note = switch_info("own_front_checks")["course_why"]
+    assert note == DISPUTED_FRONT_HALF.en and note.startswith("disputed:")
+    assert "被外部件代工" in note and "被外部件代工" in DISPUTED_FRONT_HALF.zh
+    assert "strict" in note and "schema" in note and "handler(**block.input)" in note
+
+
+def test_a_course_run_that_crashed_reads_crashed_not_no():
+    """Issue 30: under the course preset D9's run crashes with three calls unanswered."""
+    rows = list(rows_of("D9").values())
+    assert all(row.crashed for row in rows)
+    assert "TypeError" in rows[0].preset_detail and "3 calls unanswered" in rows[0].preset_detail
+    words = WORDS["zh"]
+    assert {verdict(row, words) for row in rows} == {"崩溃了"}
+    # a crash the experiment itself expects (D8's run_completed False) still reads as degraded
+    d8 = rows_of("D8")["run_completed"]
+    assert d8.crashed and verdict(d8, WORDS["en"]) == "yes"

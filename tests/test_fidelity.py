@@ -100,9 +100,11 @@ def test_the_course_preset_is_marked_as_crashing():
 
 # ---- D9: the course implements only the last two stages ------------------------------------
 def test_the_course_has_no_check_of_its_own_before_the_handler():
-    """The seed (§5): the front half of the chain is done by an outside part (被外部件代工).
-    With the course's switches a malformed call passes the gates and reaches
-    handler(**block.input), which raises, and with no try around it the run crashes (as D8)."""
+    """The seed (§5): the course implements only the last two stages 【一】 (D9b, the switch
+    own_front_checks). The lab reads the rest differently from the chapter (被外部件代工 is
+    disputed: lab/disputes.py). With the course's switches a malformed call passes the gates and
+    reaches handler(**block.input), which raises, and with no try around it the run crashes
+    (as D8)."""
     d9 = EXPERIMENTS["D9"]
     course = run_scenario(d9.scenario, COURSE)
     assert course.ended == "crash"
@@ -114,8 +116,11 @@ def test_the_course_has_no_check_of_its_own_before_the_handler():
     # D9 alone (validate_before_gate=False) keeps validation, after the gates
     outcome = run_experiment(d9)
     assert human_prompts_for_invalid_calls(outcome.after) == 2
-    info = switch_info("validate_before_gate")
-    assert info["course"] is False and "last two stages" in info["course_why"]
+    info = switch_info("own_front_checks")
+    assert info["course"] is False and info["course_why"].startswith("disputed:")
+    # D9b alone (own_front_checks=False) is the course's chain of two stages
+    d9b = run_experiment(EXPERIMENTS["D9b"]).after
+    assert not {e.stage for e in d9b.trace.of(CheckPassed)} & {"validation", "tool_check"}
     assert BY_NAME["human_last"].course is False
 
 
@@ -152,9 +157,22 @@ def test_every_shipped_experiment_states_its_grade_and_source(experiment):
 def test_the_grades_the_seed_gives():
     expected = {"D7": "一", "D8": "一", "D10": "一", "D12": "一", "D26": "一", "D23": "一"}
     expected |= {"D4": "二", "D24": "二", "D25": "二", "D28": "二", "D11": "二", "D15": "二"}
-    expected |= {"D1": "三", "D17": "三", "D18": "三", "D27": "三", "D16": "三"}
-    expected |= {"D1b": "beyond", "D19": "beyond"}
+    expected |= {"D1": "三", "D17": "三", "D18": "三", "D27": "三", "D16": "三", "D19": "三"}
+    expected |= {"D1b": "beyond", "D9b": "一"}
     assert {i: EXPERIMENTS[i].grade for i in expected} == expected
+
+
+@pytest.mark.parametrize("name", switch_names())
+def test_one_grade_per_switch_and_its_experiment(name):
+    """Issue 30: a switch and the experiment that flips it alone carry one grade (a switch
+    with several experiments shows the claims of its own, one of theirs)."""
+    info = switch_info(name)
+    alone = [e for e in EXPERIMENTS.values() if list(e.flips) == [name]]
+    grades = {e.grade for e in alone}
+    if len(alone) == 1:
+        assert grades == {info["grade"]}, name
+    elif alone:
+        assert info["grade"] in grades, name
 
 
 @pytest.mark.parametrize("name", switch_names())
@@ -174,10 +192,10 @@ def test_lab_list_and_run_show_the_grade(capsys, monkeypatch):
     assert main(["list"]) == 0
     listed = capsys.readouterr().out
     assert "beyond the seed" in listed and "【一】" in listed and "grade" in listed
-    assert main(["run", "D15", "D7", "D19"]) == 0
+    assert main(["run", "D15", "D7", "D1b"]) == 0
     out = capsys.readouterr().out
     assert re.search(r"^D15 · M5 the hook sockets · 【二】 · Hooks may", out, re.M)
-    assert re.search(r"^D19 · M2 the dispatch table · beyond the seed · ", out, re.M)
+    assert re.search(r"^D1b · M1 the loop · beyond the seed · ", out, re.M)
     assert re.search(r"^D7 · M2 the dispatch table · 【一】 · ", out, re.M)
     assert main(["run", "--json", "D7"]) == 0
     assert '"grade": "一"' in capsys.readouterr().out

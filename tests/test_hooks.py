@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from lab.compare import as_the_course
 from lab.harness.hooks import STOP_BLOCK_CAP
 from lab.harness.permissions import Permissions
 from lab.harness.tools import Tool
@@ -411,10 +412,12 @@ def test_course_denied_call_never_reaches_a_later_logging_hook(result_of):
         turn(text("done")),
     ]
     perms = Permissions(deny=["Bash(rm *)"])
-    hooks = [("PreToolUse", recorder(log, "log_hook"))]
+    hooks = [("PreToolUse", recorder(log, "audit"))]
     run = run_scenario(Scenario(script, files=FILES, hooks=hooks, permissions=perms), COURSE)
     assert [call for *_, call in log] == ["allowed"]  # the denied call vanished from the log
-    assert [(e.hook, e.call_id) for e in run.trace.of(HookSkipped)] == [("log_hook", "denied")]
+    # the later audit hook: skipped for the denied call only
+    skipped = [(e.hook, e.call_id) for e in run.trace.of(HookSkipped)]
+    assert skipped == [("audit", "denied")]
     assert "Permission denied" in result_of(run, "denied")["content"]
     assert ran(run) == ["allowed"]
 
@@ -457,10 +460,41 @@ def test_production_post_tool_use_runs_every_callback(result_of):
 
 
 def test_course_user_prompt_submit_injects_nothing():
-    hooks = [("UserPromptSubmit", recorder([], "context_inject_hook", "Extra context."))]
+    hooks = [("UserPromptSubmit", recorder([], "style_guide", "Extra context."))]
     run = run_scenario(Scenario([turn(text("done"))], prompt="Hello", hooks=hooks), COURSE)
     assert run.api.requests[0]["messages"][0] == {"role": "user", "content": "Hello"}
-    assert len(fired(run, "UserPromptSubmit")) == 1
+    assert [e.hook for e in fired(run, "UserPromptSubmit")] == ["style_guide"]
+
+
+def test_the_course_has_four_events_and_five_callbacks():
+    """Seed §7: 「教学版四个事件、五个回调」; the course fires no failure or batch event."""
+    log: list = []
+    hooks = [(event, recorder(log, event)) for event in ("PostToolUseFailure", "PostToolBatch")]
+    script = [turn(tool_use("bash", {"command": "cat missing.txt"}, id="t1")), turn(text("ok"))]
+    run = as_the_course(Scenario(script, files=FILES, hooks=hooks))
+    assert log == []  # the course has neither event
+    names = {(e.event, e.hook) for e in run.trace.of(HookFired)}
+    assert names == {
+        ("UserPromptSubmit", "context_inject_hook"),
+        ("PreToolUse", "permission_hook"),
+        ("PreToolUse", "log_hook"),
+        ("PostToolUse", "large_output_hook"),  # a failed call's output goes to PostToolUse
+        ("Stop", "summary_hook"),
+    }
+
+
+def test_a_hook_gets_a_copy_of_the_call_s_input_not_the_live_call():
+    """Issue 27: what a hook does to its payload never changes the call that runs."""
+
+    def meddle(payload):
+        payload["tool_input"]["command"] = "rm -rf /"
+        payload["call"].input["command"] = "rm -rf /"
+
+    script = [turn(tool_use("bash", {"command": "ls"}, id="t1")), turn(text("ok"))]
+    for switches in (Switches(), COURSE):
+        run = run_scenario(Scenario(script, files=FILES, hooks=[("PreToolUse", meddle)]), switches)
+        (executed,) = run.trace.of(ToolExecuted)
+        assert executed.input == {"command": "ls"}, switches
 
 
 # -- a hook that raises --------------------------------------------------------------------------

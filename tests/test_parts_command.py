@@ -8,8 +8,9 @@ import pytest
 from rich.console import Console
 
 from lab.cli.parts import TITLES, assemble
+from lab.disputes import DISPUTED_FRONT_HALF
 from lab.harness.parts import part_name, slots
-from lab.harness.switchboard import COURSE_ONLY, TABLE
+from lab.harness.switchboard import TABLE
 from lab.switches import Switches
 from lab.views.parts import diff_view, parts_view
 
@@ -40,9 +41,14 @@ def test_a_flipped_switch_shows_its_faulty_part(lab):
 def test_the_course_preset_has_no_check_of_its_own_before_the_handler(lab):
     code, out, _ = lab("parts", "--preset", "course")
     assert code == 0
-    assert re.search(r"chain_order\s+✗ LastTwoStages\s+the course preset", out)
+    assert re.search(r"front_half\s+✗ NoFrontHalf\s+own_front_checks=False", out)
     assert "chain of checks: known_tool → complete_input → hooks\n" in out
-    assert "PreToolUse (permission_hook first)" in out  # permission is the first callback
+    flat = " ".join(out.split())
+    # the chapter's four events and five callbacks, permission the first PreToolUse one
+    assert (
+        "4 events, 5 callbacks: UserPromptSubmit: context_inject_hook · PreToolUse: "
+        "permission_hook, log_hook · PostToolUse: large_output_hook · Stop: summary_hook"
+    ) in flat
 
 
 def test_the_diff_lists_exactly_what_the_course_swaps():
@@ -50,15 +56,12 @@ def test_the_diff_lists_exactly_what_the_course_swaps():
     course = assemble(Switches.course(), "course")
     text = render(diff_view(reference, course))
     flipped = Switches.course().differences()
-    swapped = {TABLE[name][0] for name in flipped} | set(COURSE_ONLY)
+    swapped = {TABLE[name][0] for name in flipped}
     assert f"{len(swapped)} of {len(slots())} slots swapped" in text
     for name in flipped:
         _slot, good, bad = TABLE[name]
-        if TABLE[name][0] in COURSE_ONLY:
-            continue
         assert f"− {part_name(good)}\n" in text and f"+ {part_name(bad)}   {name}=" in text
-    for removed in COURSE_ONLY["chain_order"][1]["en"]:
-        assert f"− {removed}" in " ".join(text.split())
+    assert DISPUTED_FRONT_HALF.en in " ".join(text.split())  # the dispute, said where shown
     assert "被外部件代工" in text
     assert "− chain of checks:" in text and "+ chain of checks:" in text
     assert "  gates:" in text  # the course keeps deny → ask → allow
@@ -84,8 +87,9 @@ def test_every_view_fits_80_columns_in_both_languages(args, monkeypatch, capsys)
 def test_zh_labels_are_chinese_and_part_names_stay_code(lab):
     code, out, _ = lab("parts", "--diff", "course", "--lang", "zh")
     assert code == 0
-    assert TITLES["zh"]["course"] in out and "扫码链" in out and "输入校验" in out
-    assert "+ LastTwoStages" in out and "+ BashOnly" in out
+    assert TITLES["zh"]["course"] in out and "扫码链" in out
+    assert "".join(DISPUTED_FRONT_HALF.zh.split()) in "".join(out.split())
+    assert "+ NoFrontHalf" in out and "+ BashOnly" in out
     assert "the course" not in out  # no English prose: a part's docstring is shown in en only
 
 

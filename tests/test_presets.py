@@ -36,7 +36,8 @@ COURSE_GAPS = {
     "handler_errors_become_results": False,  # handler(**block.input) has no try
     "execute_truncated_calls": True,  # s01 runs every tool_use block, stop_reason unread
     "parallel_batches": False,
-    "validate_before_gate": False,  # only the last two stages of the chain
+    "validate_before_gate": False,  # nothing checks the shape before the gates
+    "own_front_checks": False,  # only the last two stages of the chain (seed §5 【一】)
     "deny_rules_cover_every_tool": False,  # `if block.name == "bash"` around the deny list
     "workspace_wall": False,
     "shell_sandbox": False,
@@ -67,6 +68,7 @@ def test_the_flag_set_is_the_documented_one():
         "parallel_batches",
         "concurrency_from_input",
         "validate_before_gate",
+        "own_front_checks",
         "read_exempt_from_cap",
         "pair_protection",
         "gate_order_correct",

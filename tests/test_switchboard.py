@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from lab.harness.parts import Parts, slots
-from lab.harness.switchboard import COURSE_ONLY, TABLE, choices, parts_for
+from lab.harness.switchboard import TABLE, choices, parts_for
 from lab.switches import Switches, switch_info, switch_names
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,12 +119,16 @@ def test_flipping_one_switch_swaps_exactly_its_part(name):
     assert reference == Parts()
 
 
-def test_the_course_preset_swaps_its_course_only_part_too():
+def test_the_course_preset_is_exactly_its_switches():
+    """Issue 27: no equality test restores the course chain behind a switch's back."""
     course = parts_for(Switches.course())
-    for slot, (part, _why) in COURSE_ONLY.items():
-        assert getattr(course, slot) is part
-    # a single flip to a course value is not the course: D9 keeps its GatesFirst
-    d9 = parts_for(Switches(validate_before_gate=False))
-    assert d9.chain_order is TABLE["validate_before_gate"][2]
-    by_slot = {c.slot: c for c in choices(Switches.course(), course=True)}
-    assert by_slot["chain_order"].course_only and by_slot["chain_order"].faulty
+    assert course.front_half is TABLE["own_front_checks"][2]  # the course chain: a switch value
+    # the course with one switch flipped back keeps every other course part, and only loses
+    # the one part that switch chooses
+    for name in Switches.course().differences():
+        back = Switches.course().flipped(**{name: getattr(Switches(), name)})
+        slot, good, _bad = TABLE[name]
+        changed = [s for s in slots() if getattr(parts_for(back), s) != getattr(course, s)]
+        assert changed == [slot] and getattr(parts_for(back), slot) is good, name
+    by_slot = {c.slot: c for c in choices(Switches.course())}
+    assert by_slot["front_half"].faulty and by_slot["front_half"].switch == "own_front_checks"

@@ -26,6 +26,7 @@ BREAKS = {
     "D7": (1, "toolu_002", "✗ known_tool: Unknown tool: check_disk", "run ended: crash"),
     "D8": (0, "head", "refused word_count", None),
     "D9": (1, "toolu_001", None, "human asked"),
+    "D9b": (1, "toolu_001", "✗ validation", "human asked"),
     "D10": (1, "toolu_001", "✗ tool_check: Path escapes workspace", "human asked"),
     "D11": (1, "toolu_001", "gate deny → deny", "gate allow → allow"),
     "D12": (1, "toolu_002", "hook PreToolUse/audit_log → None", "audit_log skipped"),

@@ -10,6 +10,7 @@ from lab.switches import Switches
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from lab.harness.course_hooks import Hooks
     from lab.views.parts import Assembly
 
 TITLES = {
@@ -26,26 +27,27 @@ TITLES = {
 }
 
 
-def assemble(switches: Switches, title: str) -> Assembly:
+def assemble(switches: Switches, title: str, hooks: Hooks = ()) -> Assembly:
     """The harness the switches choose, built for real (its chain, gates and sockets are read
     from the assembled layers, not restated)."""
     from lab.harness.hooks import EVENTS
     from lab.harness.layers import Layers
-    from lab.harness.switchboard import choices, is_course, parts_for
+    from lab.harness.switchboard import choices, parts_for
     from lab.harness.tools import ToolRegistry
     from lab.trace import Trace
     from lab.views.parts import Assembly
     from lab.world import World
 
     world = World.create()
-    layers = Layers(ToolRegistry(), Trace(), world, parts_for(switches))
+    layers = Layers(ToolRegistry(), Trace(), world, parts_for(switches), hooks=hooks)
     sockets = {
         event: [getattr(hook, "__name__", "hook") for hook in layers.sockets.callbacks[event]]
         for event in EVENTS
+        if event in layers.sockets.semantics.events  # the course has four events
     }
     return Assembly(
         title=title,
-        choices=choices(switches, course=is_course(switches)),
+        choices=choices(switches),
         chain=layers.chain.order,
         gates=list(layers.gates.order.gates),
         sockets=sockets,
@@ -56,16 +58,21 @@ def cmd_parts(args: argparse.Namespace, out: Console) -> int:
     from lab.views.parts import diff_view, parts_view
 
     titles = TITLES[args.lang]
-    presets = {"course": Switches.course()}
+    from lab.compare import PRESETS
+
     if args.diff:
         reference = assemble(Switches(), titles["reference"])
-        out.print(diff_view(reference, assemble(presets[args.diff], titles[args.diff]), args.lang))
+        make_preset, _rules, preset_hooks = PRESETS[args.diff]
+        preset = assemble(make_preset(), titles[args.diff], preset_hooks)
+        out.print(diff_view(reference, preset, args.lang))
         return 0
+    hooks: Hooks = ()
     if args.preset:
-        switches, title = presets[args.preset], titles[args.preset]
+        make_switches, _rules, hooks = PRESETS[args.preset]
+        switches, title = make_switches(), titles[args.preset]
     else:
         switches = Switches().flipped(**dict(args.switch))
         flips = ", ".join(f"{k}={v}" for k, v in switches.differences().items())
         title = titles["custom"].format(flips=flips) if flips else titles["reference"]
-    out.print(parts_view(assemble(switches, title), args.lang))
+    out.print(parts_view(assemble(switches, title, hooks), args.lang))
     return 0

@@ -145,12 +145,25 @@ class GatesFirst(ChainOrder):
     stages = tuple(GATE_FIRST)
 
 
-class LastTwoStages(ChainOrder):
-    """The course (s03/s04): of its own only the last two stages, permission then the run;
-    the input's shape is the SDK's and the API's job (被外部件代工) and each handler checks
-    its own input, so a malformed call reaches handler(**block.input)."""
+# -- the front half of the chain: the harness's own, or nobody's ----------------------------
+FRONT_HALF = ("validation", "tool_check")
 
-    stages = ("known_tool", "complete_input", "hooks", "permission")
+
+class OwnFrontHalf:
+    """The reference: the harness checks the input's shape and the tool's own conditions
+    itself, in front of the gates and the handler."""
+
+    def keep(self, stages: tuple[str, ...]) -> tuple[str, ...]:
+        return stages
+
+
+class NoFrontHalf(OwnFrontHalf):
+    """The course (s03/s04): of its own only the last two stages, the gates then
+    handler(**block.input); no validation and no tool's check stand in front (the seed says
+    an outside part does them, 被外部件代工; the lab finds none: `own_front_checks`' note)."""
+
+    def keep(self, stages: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(name for name in stages if name not in FRONT_HALF)
 
 
 def order_part(name: str, stages: list[str]) -> type[ChainOrder]:

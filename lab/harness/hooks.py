@@ -7,10 +7,13 @@ short-circuits the rest, with permission simply the first PreToolUse callback.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from lab.harness.checks import PASS, Call, Earlier, Said, Stage
+from lab.harness.course_hooks import COURSE_EVENTS
 from lab.trace import HookFailed, HookFired, HookSkipped, StopContinued, Trace
 
 EVENTS = (
@@ -57,6 +60,8 @@ class ProductionSemantics:
     tighten, and the permission gates stay a stage of their own."""
 
     owns_permission = False  # the gates are their own stage of the chain
+    events: tuple[str, ...] = EVENTS  # the events this harness fires
+    failure_event = "PostToolUseFailure"  # the event a failed tool call fires
 
     def fire(
         self, sockets: Sockets, event: str, payload: dict[str, Any], turn: int, call_id: str | None
@@ -84,6 +89,8 @@ class CourseSemantics(ProductionSemantics):
     discarded; permission is no special stage, just the first PreToolUse callback."""
 
     owns_permission = True  # the gates run as the first PreToolUse callback
+    events = COURSE_EVENTS  # four events: no failure event, no batch event
+    failure_event = "PostToolUse"  # a failed call's "Error: ..." string is just its output
 
     def fire(
         self, sockets: Sockets, event: str, payload: dict[str, Any], turn: int, call_id: str | None
@@ -238,7 +245,10 @@ class Sockets:
     def fire(
         self, event: str, payload: dict[str, Any], turn: int, call_id: str | None = None
     ) -> list[Any]:
-        """Run the event's callbacks as the semantics say; their non-None results."""
+        """Run the event's callbacks as the semantics say; their non-None results. An event
+        the harness does not have (the course's four have no PostToolBatch) fires nothing."""
+        if event not in self.semantics.events:
+            return []
         return self.semantics.fire(self, event, payload, turn, call_id)
 
     # -- the events, as the layers use them -------------------------------------------------
@@ -249,13 +259,19 @@ class Sockets:
 
     def pre_tool_use(self, call: Call, earlier: Earlier) -> Said:
         """The hooks stage of the chain: stop the call, or pass it with a word for the gates."""
-        payload = {"tool_name": call.name, "tool_input": call.input, "tool_use_id": call.id}
-        results = self.fire("PreToolUse", {**payload, "call": call}, call.turn, call.id)
+        # A hook gets a copy: what it does to its payload never changes the call that runs.
+        seen = replace(call, input=copy.deepcopy(call.input))
+        payload = {"tool_name": call.name, "tool_input": seen.input, "tool_use_id": call.id}
+        results = self.fire("PreToolUse", {**payload, "call": seen}, call.turn, call.id)
         return self.semantics.verdict(results, bool(self.callbacks["PreToolUse"]))
 
     def post_tool_use(self, call: Call, output: str, is_error: bool) -> None:
-        event = "PostToolUseFailure" if is_error else "PostToolUse"
-        payload = {"tool_name": call.name, "tool_input": call.input, "tool_use_id": call.id}
+        event = self.semantics.failure_event if is_error else "PostToolUse"
+        payload = {
+            "tool_name": call.name,
+            "tool_input": copy.deepcopy(call.input),
+            "tool_use_id": call.id,
+        }
         self.fire(event, {**payload, "tool_response": output}, call.turn, call.id)
 
     def post_tool_batch(self, turn: int, call_ids: list[str]) -> None:

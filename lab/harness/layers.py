@@ -71,7 +71,8 @@ class Layers:
             # The course's hooks own permission: it is their first PreToolUse callback.
             "permission": None if self.sockets.handles_permission else self.gates.judge,
         }
-        self.chain = build_chain(hooks_place.place(p.chain_order.stages), stages, trace)
+        order = p.front_half().keep(p.chain_order.stages)
+        self.chain = build_chain(hooks_place.place(order), stages, trace)
         self.invoke = p.dispatch.invoke  # every failure a result, or the course's bare call
 
     # -- the calls the loop makes -----------------------------------------------------------

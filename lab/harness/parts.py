@@ -9,7 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from lab.harness.batching import ParallelTrays, PerInput
-from lab.harness.checks import ChainOrder, ChecksFirst, CompleteInput, UnknownToolResult
+from lab.harness.checks import (
+    ChainOrder,
+    ChecksFirst,
+    CompleteInput,
+    OwnFrontHalf,
+    UnknownToolResult,
+)
 from lab.harness.hooks import (
     HooksFirst,
     HooksOnlyTighten,
@@ -38,6 +44,7 @@ class Parts:
     trays: type[ParallelTrays] = ParallelTrays  # M2 batching.py
     concurrency: type[PerInput] = PerInput  # M2 batching.py
     chain_order: type[ChainOrder] = ChecksFirst  # M3 checks.py
+    front_half: type[OwnFrontHalf] = OwnFrontHalf  # M3 checks.py
     known_tool: type[UnknownToolResult] = UnknownToolResult  # M3 checks.py
     complete_input: type[CompleteInput] = CompleteInput  # M3 checks.py
     read_cap: type[ReadPages] = ReadPages  # M3 results.py

@@ -6,14 +6,15 @@ chooses the reference part; flipped, the faulty part beside it in the same modul
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from lab.harness.batching import OneByOne, ParallelTrays, PerInput, PerTool
 from lab.harness.checks import (
     ChecksFirst,
     CompleteInput,
     GatesFirst,
-    LastTwoStages,
+    NoFrontHalf,
+    OwnFrontHalf,
     RunWhatArrived,
     UnknownToolCrash,
     UnknownToolResult,
@@ -52,6 +53,7 @@ TABLE: dict[str, tuple[str, type, type]] = {
     "concurrency_from_input": ("concurrency", PerInput, PerTool),
     "execute_truncated_calls": ("complete_input", CompleteInput, RunWhatArrived),
     "validate_before_gate": ("chain_order", ChecksFirst, GatesFirst),
+    "own_front_checks": ("front_half", OwnFrontHalf, NoFrontHalf),
     "read_exempt_from_cap": ("read_cap", ReadPages, ReadSpills),
     "pair_protection": ("pairing", PairsKept, PairsBroken),
     "keep_partial_answers": ("partial", DropPartial, KeepPartial),
@@ -66,23 +68,6 @@ TABLE: dict[str, tuple[str, type, type]] = {
     "course_hook_semantics": ("hook_semantics", ProductionSemantics, CourseSemantics),
     "stop_hook_guard": ("stop_guard", StopGuard, NoStopGuard),
 }
-# The course preset as a whole swaps one part no single switch does: no check of its own in
-# front of the handler (seed §5: the front half of the chain is done by an outside part).
-COURSE_ONLY: dict[str, tuple[type, dict[str, tuple[str, ...]]]] = {
-    "chain_order": (
-        LastTwoStages,
-        {
-            "en": (
-                "input validation (the SDK's job in the course: 被外部件代工)",
-                "the tool's own check in front of the handler (course handlers check inside)",
-            ),
-            "zh": (
-                "输入校验（课程里是 SDK 的活：被外部件代工）",
-                "处理函数前的工具自校验（课程的处理函数在内部自己查）",
-            ),
-        },
-    ),
-}
 assert sorted(TABLE) == sorted(switch_names()), "every switch has a row"
 
 
@@ -95,28 +80,19 @@ class Choice:
     switch: str  # the slot's switch
     value: object  # the switch's value
     faulty: bool  # not the reference part
-    course_only: bool = False  # the course preset as a whole chose it, not the switch alone
 
 
-def choices(switches: Switches, *, course: bool = False) -> list[Choice]:
-    """Every slot's part under `switches` (`course`: the course preset, its own part too)."""
+def choices(switches: Switches) -> list[Choice]:
+    """Every slot's part under `switches`."""
     reference = Switches()
     chosen: dict[str, Choice] = {}
     for switch, (slot, good, bad) in TABLE.items():
         value = getattr(switches, switch)
         flipped = value != getattr(reference, switch)
         chosen[slot] = Choice(slot, bad if flipped else good, switch, value, flipped)
-    if course:
-        for slot, (part, _why) in COURSE_ONLY.items():
-            chosen[slot] = replace(chosen[slot], part=part, faulty=True, course_only=True)
     return [chosen[f] for f in Parts.__dataclass_fields__]
 
 
-def is_course(switches: Switches) -> bool:
-    """The course preset, every switch at its course value."""
-    return switches == Switches.course()
-
-
 def parts_for(switches: Switches) -> Parts:
-    """The parts the switches choose; the course preset gets its course-only part too."""
-    return Parts(**{c.slot: c.part for c in choices(switches, course=is_course(switches))})
+    """The parts the switches choose: the switches and nothing else (the course preset too)."""
+    return Parts(**{c.slot: c.part for c in choices(switches)})

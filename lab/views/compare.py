@@ -24,6 +24,9 @@ WORDS = {
         "yes": "yes",
         "no": "no",
         "own only": "own rules only",
+        "crashed": "crashed",
+        "crash": "(crash)",
+        "endings": "{id}: the {preset} run crashed: {detail}",
         "preset only": "{preset} rules only",
         "columns": "{preset}: Switches.{preset}() with the {preset}'s own rules "
         "(lab/course_rules.py). own rules: the same switches with the experiment's "
@@ -44,6 +47,9 @@ WORDS = {
         "yes": "是",
         "no": "否",
         "own only": "仅自带规则",
+        "crashed": "崩溃了",
+        "crash": "（崩溃）",
+        "endings": "{id}：教学版的运行崩溃了：{detail}",
         "preset only": "仅教学版规则",
         "columns": "教学版：Switches.{preset}() 加上教学版自己的规则（lab/course_rules.py）。"
         "实验自带规则：同样的开关，换成实验自带的规则（`lab run` 的翻转方式）。"
@@ -56,7 +62,10 @@ WORDS = {
 
 
 def verdict(row: Row, words: dict[str, str]) -> str:
-    """Both readings: yes / no, or which rules the degradation needs; † when revision-bound."""
+    """Both readings: yes / no, or which rules the degradation needs; † when revision-bound.
+    A preset run that crashed where the experiment expects none is no "no": it crashed."""
+    if row.crashed and not row.as_degraded:
+        return words["crashed"] + (" †" if row.revision_dependent else "")
     key = {
         (True, True): "yes",
         (False, False): "no",
@@ -83,7 +92,8 @@ def compare_view(preset: str, rows: list[Row], flips: dict[str, Any], lang: str)
     for i, row in enumerate(rows):
         if i and row.id != rows[i - 1].id:
             table.add_section()
-        values = (show(row.reference), show(row.preset), show(row.own_rules))
+        course = show(row.preset) + (f" {words['crash']}" if row.crashed else "")
+        values = (show(row.reference), course, show(row.own_rules))
         table.add_row(row.id, row.observable, *values, verdict(row, words))
     pinned_only = revision_dependent()
     flipped = ", ".join(
@@ -91,8 +101,11 @@ def compare_view(preset: str, rows: list[Row], flips: dict[str, Any], lang: str)
         for name, value in flips.items()
     )
     marked = ", ".join(name for name in flips if name in pinned_only)
+    crashes = {row.id: row.preset_detail for row in rows if row.crashed}
+    endings = [words["endings"].format(id=i, detail=d) for i, d in crashes.items()]
     return Group(
         table,
+        *(prose(line, lang) for line in endings),
         prose(words["columns"], lang),
         prose(words["flips"].format(flips=flipped), lang),
         prose(words["dagger"].format(pinned=PINNED, names=marked), lang),

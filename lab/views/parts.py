@@ -11,9 +11,10 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from lab.disputes import DISPUTED  # by slot: a part the chapter reads otherwise
 from lab.experiment import MECHANISMS
 from lab.harness.parts import part_doc, part_name
-from lab.harness.switchboard import COURSE_ONLY, TABLE, Choice
+from lab.harness.switchboard import TABLE, Choice
 
 LABELS = {
     "en": {
@@ -24,7 +25,7 @@ LABELS = {
         "chain": "chain of checks",
         "gates": "gates",
         "sockets": "sockets",
-        "first": "{hook} first",
+        "count": "{events} events, {callbacks} callbacks",
         "none": "no part of the harness's own",
         "faulty": "✗ a faulty part (or the course's)",
         "swaps": "{title}, against the reference harness: {n} of {m} slots swapped",
@@ -38,7 +39,7 @@ LABELS = {
         "chain": "扫码链",
         "gates": "门禁",
         "sockets": "插线口",
-        "first": "{hook} 排第一",
+        "count": "{events} 个事件、{callbacks} 个回调",
         "none": "没有 harness 自带的回调",
         "faulty": "✗ 有缺陷的部件（或课程的部件）",
         "swaps": "{title}，对照参考 harness：{m} 个槽位换了 {n} 个",
@@ -72,8 +73,7 @@ def mechanism_title(code: str, lang: str) -> str:
 
 
 def chosen_by(choice: Choice, lang: str) -> str:
-    setting = f"{choice.switch}={choice.value}"
-    return f"{LABELS[lang]['preset']} ({setting})" if choice.course_only else setting
+    return f"{choice.switch}={choice.value}"
 
 
 def part_text(choice: Choice) -> Text:
@@ -85,13 +85,15 @@ def footer_lines(assembly: Assembly, lang: str) -> list[tuple[str, str]]:
     """The chain's order, the gates and the sockets, as (label, value)."""
     w = LABELS[lang]
     plugged = [
-        f"{event} ({w['first'].format(hook=hooks[0])})" if hooks else event
+        f"{event}: {', '.join(hooks)}" if hooks else event
         for event, hooks in assembly.sockets.items()
     ]
+    callbacks = sum(len(hooks) for hooks in assembly.sockets.values())
+    count = w["count"].format(events=len(assembly.sockets), callbacks=callbacks)
     return [
         (w["chain"], " → ".join(assembly.chain)),
         (w["gates"], " → ".join([*assembly.gates, "default"])),
-        (w["sockets"], " · ".join(plugged)),
+        (w["sockets"], f"{count}: " + " · ".join(plugged)),
     ]
 
 
@@ -127,16 +129,15 @@ def parts_view(assembly: Assembly, lang: str = "en") -> RenderableType:
             chosen_by(choice, lang),
         )
         current = code
-    course_only = [
-        Padding(Text(f"{part_name(c.part)}: − {removed}", "dim"), (0, 0, 0, 2))
+    disputed = [
+        Padding(Text(f"{part_name(c.part)}: {DISPUTED[c.slot].said(lang)}", "dim"), (0, 0, 0, 2))
         for c in assembly.choices
-        if c.course_only
-        for removed in COURSE_ONLY[c.slot][1][lang]
+        if c.faulty and c.slot in DISPUTED
     ]
     title = Text(assembly.title, "bold")
     footer = lines_grid([(" ", label, value) for label, value in footer_lines(assembly, lang)])
     legend = " · ".join(mechanism_title(code, lang) for code in MECHANISMS)
-    return Group(title, table, *course_only, footer, Text(f"{legend}\n{w['faulty']}", "dim"))
+    return Group(title, table, *disputed, footer, Text(f"{legend}\n{w['faulty']}", "dim"))
 
 
 def diff_view(reference: Assembly, other: Assembly, lang: str = "en") -> RenderableType:
@@ -161,9 +162,8 @@ def diff_view(reference: Assembly, other: Assembly, lang: str = "en") -> Rendera
         rows.append(line)
         if lang == "en":  # a part's docstring is the code's own English
             rows.append(Padding(Text(part_doc(choice.part), "dim"), (0, 0, 0, 6)))
-        if choice.course_only:
-            for removed in COURSE_ONLY[choice.slot][1][lang]:
-                rows.append(Padding(Text(f"− {removed}", "red"), (0, 0, 0, 6)))
+        if choice.slot in DISPUTED:  # the chapter reads this part otherwise: say so, once
+            rows.append(Padding(Text(DISPUTED[choice.slot].said(lang), "yellow"), (0, 0, 0, 6)))
     lines: list[tuple[str, str, str]] = []
     for (label, mine), (_, theirs) in zip(
         footer_lines(reference, lang), footer_lines(other, lang), strict=True
