@@ -410,3 +410,14 @@ def test_the_lesson_plan_names_each_piece_and_its_command():
         assert words in plan, words
     minutes = [int(m) for m in re.findall(r"^\| *(\d+) *\|", plan, re.M)]
     assert minutes and sum(minutes) == 90 * 2  # the zh plan's rows, then the en plan's
+
+
+def test_without_jupytext_the_edition_says_what_to_install_and_writes_nothing(
+    tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setitem(sys.modules, "jupytext", None)  # import jupytext raises ImportError
+    folder = tmp_path / "zh"
+    assert main(["notebooks", "--lang", "zh", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "harness-lab[notebooks]" in err
+    assert not folder.exists()
