@@ -37,6 +37,16 @@ HEADER = """\
 For the teacher. Each question: the answer, the words also accepted, and the misconception it
 targets. Written from `lab/questions.py` (`python -m lab.answer_key > docs/teacher/answer-key.md`);
 do not edit by hand, a test checks that it is current.
+
+学生怎么写都行：数字可以写成 `2`、"2"、「第二轮」「三处」，两个数写成 "1, 8"
+或「1秒和8秒」，是／否写成是、否、会、没执行……，阶段和门禁写本章的名字（结构校验、
+硬拒绝……）。`None`、`""` 和 `...` 算还没预测，什么都不揭晓。答错时，若这个错答有
+典型原因，显示的是它自己的误解（下面的「典型错答」）。
+
+Students' answers are read as they type them: numbers as `2`, "2", 「第二轮」, pairs as "1, 8" or
+「1秒和8秒」, yes and no in either language, stages and gates by the chapter's names. `None`, `""`
+and `...` are no prediction and reveal nothing. A wrong answer with a typical cause is shown its
+own misconception (the "typical wrong answer" lines below).
 """
 
 

@@ -414,11 +414,10 @@ def m5_lets_go(module: ModuleType) -> str | None:
     # What the run did, told as it happened: a hook that never blocks is not told it hit a cap.
     if blocks == 0:
         return Words(
-            f"This time your hook never blocked: the run stopped after {calls} model call(s) "
-            "with no extra pass. Does your hook depend on something left over from an earlier "
-            "run? Each check loads your file afresh.",
-            f"这一次你的钩子一次也没有阻断：运行调用了 {calls} 次模型就停了，没有多走一遍。"
-            "你的钩子是不是依赖了上一次运行留下的东西？每项检查都会重新加载你的文件。",
+            f"Your hook never blocked: the run stopped after {calls} model call(s), with no "
+            "extra pass. One more pass is one block, then letting go.",
+            f"你的钩子一次也没有阻断：运行调用了 {calls} 次模型就停了，没有多走一遍。"
+            "多走一遍＝阻断一次，然后放手。",
         )
     if blocks >= STOP_BLOCK_CAP or run.ended == "turn_limit":
         cap = (

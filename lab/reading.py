@@ -320,7 +320,7 @@ def means(prediction: Any, computed: Any, groups: tuple[tuple[Any, ...], ...] = 
         return True
     return predicted(prediction) and any(
         any(same(word, computed) for word in group)
-        and any(same(prediction, word) or normal(prediction) == normal(word) for word in group)
+        and any(same(prediction, word) for word in group)
         for group in groups
     )
 

@@ -201,7 +201,8 @@ def test_the_worksheet_has_a_line_for_every_question(lang, tmp_path, capsys):
     assert said in capsys.readouterr().out
     seen = pdf_text(path)
     for question in found:
-        line = "".join(f"{question.id} {question.text[lang]}".split())
+        setting = QUESTIONS[question.id].setting.get(lang, "")
+        line = "".join(f"{question.id} {setting} {question.text[lang]}".split())
         assert line in seen, (question.id, line)
     assert seen.count("我的预测" if lang == "zh" else "myprediction") == len(found)
     # The worksheets in docs/teacher (shipped in the wheel, `lab kit`) are this one.
@@ -209,6 +210,45 @@ def test_the_worksheet_has_a_line_for_every_question(lang, tmp_path, capsys):
         f"docs/teacher/worksheet-{lang}.pdf is stale: "
         f"lab worksheet --lang {lang} docs/teacher/worksheet-{lang}.pdf"
     )
+
+
+def pdf_pages(path: Path) -> list[list[str]]:
+    """The worksheet's lines as pdftotext lays them out, page by page."""
+    needs("pdftotext")
+    shown = subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"], check=True, capture_output=True, text=True
+    ).stdout
+    pages = [
+        [line.strip() for line in page.splitlines() if line.strip()] for page in shown.split("\f")
+    ]
+    return [page for page in pages if page]
+
+
+LABELLED = re.compile(r"^([A-Z]\d*\.\d+)\s+\S")  # a question's first line: its id, then text
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_worksheet_s_layout_in_order_two_pages_no_orphan_no_bad_wrap(lang):
+    from lab.teacher.worksheet import in_order
+
+    pages = pdf_pages(KIT / f"worksheet-{lang}.pdf")
+    assert len(pages) == 2, [len(p) for p in pages]  # the English sheet had a third page
+    answer = "我的预测" if lang == "zh" else "my prediction"
+    ids: list[str] = []
+    for page in pages:
+        labelled = [LABELLED.match(line).group(1) for line in page if LABELLED.match(line)]
+        answers = [line for line in page if line.startswith(answer)]
+        # every question on the page has its answer line there too: nothing split, no orphan
+        assert len(labelled) == len(answers) >= 8, (len(labelled), len(answers))
+        ids += labelled
+        for index, line in enumerate(page):
+            assert not re.fullmatch(r"[A-Z]\d*\.\d+", line), line  # no id alone on a line
+            opened = line.count("(") + line.count("（") - line.count(")") - line.count("）")
+            assert opened <= 0 or index + 1 == len(page), line  # an answer form is never split
+    expected = [q.id for q in in_order(questions(notebooks_dir()))]
+    assert ids == expected
+    optional = [i for i, id in enumerate(ids) if id[0] in "HR"]
+    assert optional == list(range(len(ids) - len(optional), len(ids)))  # optional ones last
 
 
 @pytest.mark.parametrize(
@@ -370,3 +410,14 @@ def test_the_lesson_plan_names_each_piece_and_its_command():
         assert words in plan, words
     minutes = [int(m) for m in re.findall(r"^\| *(\d+) *\|", plan, re.M)]
     assert minutes and sum(minutes) == 90 * 2  # the zh plan's rows, then the en plan's
+
+
+def test_without_jupytext_the_edition_says_what_to_install_and_writes_nothing(
+    tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setitem(sys.modules, "jupytext", None)  # import jupytext raises ImportError
+    folder = tmp_path / "zh"
+    assert main(["notebooks", "--lang", "zh", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "harness-lab[notebooks]" in err
+    assert not folder.exists()

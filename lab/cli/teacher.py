@@ -96,6 +96,13 @@ def cmd_kit(args: argparse.Namespace, out: Console) -> int:
     return EXIT_OK
 
 
+def settings() -> dict[str, dict[str, str]]:
+    """What each question's notebook shows before it, for the worksheet (from the bank)."""
+    from lab.questions import QUESTIONS
+
+    return {id: dict(q.setting) for id, q in QUESTIONS.items() if q.setting}
+
+
 def cmd_worksheet(args: argparse.Namespace, out: Console) -> int:
     """`lab worksheet FILE.pdf`: every question of the notebooks, one line each, to print."""
     from lab.cli.commands import notebooks_dir
@@ -105,7 +112,7 @@ def cmd_worksheet(args: argparse.Namespace, out: Console) -> int:
     check_output_path(args.file, "worksheet", (".pdf",))
     found = questions(notebooks_dir())
     try:
-        data = pdf(found, args.lang)
+        data = pdf(found, args.lang, settings())
     except WorksheetError as error:
         raise UsageError(str(error)) from None
     write_whole(args.file, data, "worksheet")

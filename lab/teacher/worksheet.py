@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -127,9 +128,49 @@ def cjk_font() -> Path:
     )
 
 
-def pdf(found: list[Question], lang: str) -> bytes:
-    """The worksheet as PDF bytes: A4, a title, one numbered line per question, a line to write
-    the prediction on and a box to tick."""
+def in_order(found: list[Question]) -> list[Question]:
+    """The chapter's notebooks first, each one's questions by number (M2.1, M2.2, M2.3), then
+    the optional notebooks outside the chapter."""
+
+    def number(question: Question) -> tuple[int, ...]:
+        return tuple(int(n) for n in re.findall(r"\d+", question.id))
+
+    def place(question: Question) -> tuple[bool, str, tuple[int, ...]]:
+        return (question.notebook in OUTSIDE_THE_CHAPTER, question.notebook, number(question))
+
+    return sorted(found, key=place)
+
+
+# The pieces a line never breaks inside: a bracketed part ("(True / False)", 「（cat x）」),
+# a word of Latin letters or code, and a Chinese character with the punctuation that closes on it.
+PIECE = re.compile(r"\s*(?:\([^()（）]*\)|（[^()（）]*）|[\x21-\x7e]+|.[，。：；？！、」』）]*)")
+
+
+def wrapped(width_of: Callable[[str], float], text: str, width: float) -> list[str]:
+    """The text broken into lines no wider than `width`, never inside a piece (a piece wider
+    than a line gets a line of its own)."""
+    lines = [""]
+    for piece in PIECE.findall(text):
+        if lines[-1] and width_of(lines[-1] + piece) > width:
+            lines.append(piece.lstrip())
+        else:
+            lines[-1] += piece if lines[-1] else piece.lstrip()
+    return lines
+
+
+# The page's layout, in millimetres: the label column, the line heights.
+LABEL_WIDTH = 12.0
+TEXT_LINE = 4.8
+ANSWER_LINE = 6.5
+GAP = 0.5
+
+
+def pdf(
+    found: list[Question], lang: str, settings: dict[str, dict[str, str]] | None = None
+) -> bytes:
+    """The worksheet as PDF bytes: A4, a title, the questions in order (each with what its
+    notebook shows before it, from `settings`), a line to write the prediction on and a box to
+    tick. A question and its line are never split across pages."""
     try:
         from fpdf import FPDF
     except ImportError:
@@ -137,6 +178,7 @@ def pdf(found: list[Question], lang: str) -> bytes:
             "the worksheet needs fpdf2: pip install 'harness-lab[teacher]' (or pip install fpdf2)"
         ) from None
     w = WORDS[lang]
+    settings = settings or {}
     sheet = FPDF(format="A4")
     sheet.set_creation_date(FIXED_DATE)  # the same questions give the same bytes
     sheet.set_title(w["title"])
@@ -145,28 +187,44 @@ def pdf(found: list[Question], lang: str) -> bytes:
     for path in symbols:  # ✗ and ✓, which the CJK fonts lack
         sheet.add_font("symbols", fname=path)
     sheet.set_fallback_fonts(["symbols"] if symbols else [])
-    sheet.set_auto_page_break(True, margin=15)
+    sheet.set_margins(15, 12, 15)
+    sheet.set_auto_page_break(True, margin=12)
     sheet.add_page()
-    sheet.set_font("cjk", size=16)
-    sheet.cell(0, 10, w["title"], new_x="LMARGIN", new_y="NEXT")
-    sheet.set_font("cjk", size=10)
-    sheet.multi_cell(0, 6, w["intro"], align="L", new_x="LMARGIN", new_y="NEXT")
-    sheet.cell(0, 9, w["name"], new_x="LMARGIN", new_y="NEXT")
+    sheet.set_font("cjk", size=15)
+    sheet.cell(0, 9, w["title"], new_x="LMARGIN", new_y="NEXT")
+    sheet.set_font("cjk", size=9.5)
+    sheet.multi_cell(0, 5, w["intro"], align="L", new_x="LMARGIN", new_y="NEXT")
+    sheet.cell(0, 8, w["name"], new_x="LMARGIN", new_y="NEXT")
+    width = sheet.epw - LABEL_WIDTH
     notebook = ""
-    for question in found:
-        if question.notebook != notebook:
+    for question in in_order(found):
+        setting = settings.get(question.id, {}).get(lang, "")
+        space = "" if lang == "zh" else " "  # Chinese sentences follow on without a space
+        text = f"{setting}{space}{question.text[lang]}".strip()
+        sheet.set_font("cjk", size=9.5)
+        lines = wrapped(sheet.get_string_width, text, width - 2 * sheet.c_margin)
+        needed = len(lines) * TEXT_LINE + ANSWER_LINE + GAP
+        heading = question.notebook != notebook
+        if heading:
+            needed += 7
+        if sheet.get_y() + needed > sheet.page_break_trigger:
+            sheet.add_page()  # a question and its answer line stay together
+        if heading:
             notebook = question.notebook
-            sheet.ln(2)
-            sheet.set_font("cjk", size=12)
+            sheet.set_font("cjk", size=11)
             title = f"{w['notebook']} {notebook}"
             if notebook in OUTSIDE_THE_CHAPTER:
                 title += f" {w['optional']}"
-            sheet.cell(0, 8, title, new_x="LMARGIN", new_y="NEXT")
-        sheet.set_font("cjk", size=10)
-        line = f"{question.id}  {question.text[lang]}"
-        sheet.multi_cell(0, 5.5, line, align="L", new_x="LMARGIN", new_y="NEXT")
+            sheet.cell(0, 7, title, new_x="LMARGIN", new_y="NEXT")
+            sheet.set_font("cjk", size=9.5)
+        sheet.cell(LABEL_WIDTH, TEXT_LINE, question.id)
+        for line in lines:
+            sheet.set_x(sheet.l_margin + LABEL_WIDTH)
+            sheet.cell(width, TEXT_LINE, line, new_x="LMARGIN", new_y="NEXT")
         sheet.set_text_color(110, 110, 110)
-        sheet.cell(0, 8, f"    {w['prediction']} " + "_" * 60 + f"   {w['right']} □",
+        sheet.set_x(sheet.l_margin + LABEL_WIDTH)
+        sheet.cell(0, ANSWER_LINE, f"{w['prediction']} " + "_" * 56 + f"   {w['right']} □",
                    new_x="LMARGIN", new_y="NEXT")  # fmt: skip
         sheet.set_text_color(0, 0, 0)
+        sheet.ln(GAP)
     return bytes(sheet.output())
