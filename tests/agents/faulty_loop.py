@@ -38,12 +38,13 @@ TOOLS = [
     }
 ]
 OWN_RETRIES = {"hasty", "forever", "retry-400", "drop-beta", "raw"}  # they retry by hand
-BETA = {"anthropic-beta": "lab-probe-test-2026-01-01"}
+BETA = {"anthropic-beta": "token-efficient-tools-2025-02-19"}  # a beta the API knows
 
 
 def post_raw(request: dict) -> Message:
     url = os.environ["ANTHROPIC_BASE_URL"].rstrip("/") + "/v1/messages"
     headers = {"content-type": "application/json", "x-api-key": os.environ["ANTHROPIC_API_KEY"]}
+    headers["anthropic-version"] = "2023-06-01"  # the API refuses a request without it
     sent = urllib.request.Request(url, json.dumps(request).encode(), headers)
     try:
         with urllib.request.urlopen(sent) as answer:
