@@ -38,7 +38,7 @@ TOOLS = [
     }
 ]
 OWN_RETRIES = {"hasty", "forever", "retry-400", "drop-beta", "raw"}  # they retry by hand
-BETA = {"anthropic-beta": "token-efficient-tools-2025-02-19"}  # a beta the API knows
+BETA = {"anthropic-beta": "lab-probe-test-2026-01-01"}
 
 
 def post_raw(request: dict) -> Message:
