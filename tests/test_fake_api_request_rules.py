@@ -289,6 +289,14 @@ def test_each_rule_is_answered_over_loopback_with_the_real_status_type_and_text(
 
 
 KEPT = {
+    "adaptive thinking, a tool loop without thinking (the model may skip it)": (
+        {"thinking": {"type": "adaptive"}, "messages": loop(call())},
+        CREDENTIALS,
+    ),
+    "a dated beta no SDK declares (Claude Code's)": (
+        {},
+        CREDENTIALS | {"anthropic-beta": "claude-code-20250219,advanced-tool-use-2025-11-20"},
+    ),
     "no credentials and no version (not a client)": ({}, {}),
     "a version the fake has never seen (a date)": (
         {},
@@ -385,5 +393,7 @@ def test_the_rules_page_quotes_every_text_and_counts_them():
         rule = text.split(": ", 1)[1] if text.startswith(("messages.", "tools.")) else text
         # A text with a header value or a count names it; the page shows the pattern.
         rule = rule.replace("`lab-no-such-beta`", "`NAME`").replace("Found 5.", "Found N.")
-        rule = rule.replace('"2023-06-01, 2023-06-01"', '"VALUE"').replace("type image/jpeg", "type TYPE")
+        rule = rule.replace('"2023-06-01, 2023-06-01"', '"VALUE"').replace(
+            "type image/jpeg", "type TYPE"
+        )
         assert rule in page, rule

@@ -23,12 +23,14 @@ from lab.model import (
     redacted_thinking,
     scripted_client,
     server_tool_use,
+    stream_dropped,
     text,
     thinking,
     tool_use,
     turn,
     web_search_result,
 )
+from lab.model.fake_api import UNSCRIPTED_THOUGHT
 from lab.model.server import FakeServer
 from lab.model.signing import SIGNER, Signer
 from lab.model.validation import MODIFIED
@@ -78,7 +80,10 @@ def test_thinking_interleaved_with_text_and_a_call_arrives_signed(stream):
     assert first.thinking == "I should list the files."
     assert SIGNER.signed(first.thinking, first.signature)
     history = [*question, sent_back(answer), result_of(answer)]
-    assert ask(client, history, stream, thinking=ON).content[0].text == "done"
+    # With a budget every answer starts with thinking: the fake adds one the script left out.
+    done = ask(client, history, stream, thinking=ON)
+    assert [b.type for b in done.content] == ["thinking", "text"] and done.content[1].text == "done"
+    assert done.content[0].thinking == UNSCRIPTED_THOUGHT
     assert api.rejections == []
 
 
@@ -88,7 +93,13 @@ def events_of(step, **fields):
     body["messages"] = [{"role": "user", "content": "go"}]
     api = FakeMessagesAPI(ScriptedModel([step]))
     raw = api(httpx2.Request("POST", "http://x/v1/messages", content=json.dumps(body).encode()))
-    lines = raw.read().decode().splitlines()
+    got = b""
+    try:
+        for chunk in raw.iter_bytes():
+            got += chunk
+    except httpx2.RemoteProtocolError:  # a dropped stream: what came before the drop
+        pass
+    lines = got.decode().splitlines()
     return [json.loads(line[6:]) for line in lines if line.startswith("data: ")]
 
 
@@ -201,3 +212,12 @@ def test_thinking_steps_play_through_a_loopback_server_byte_for_byte_as_in_proce
     with FakeServer(FakeMessagesAPI(ScriptedModel([THINKING_LOOP]))) as server:
         over_loopback = httpx2.post(f"{server.url}/v1/messages", content=content).content
     assert over_loopback == in_process
+
+
+def test_with_a_budget_a_fault_step_gets_its_thinking_first_and_its_block_numbers_follow():
+    step = stream_dropped(turn(text("Running."), tool_use("bash", {"command": "ls -la"})), block=1)
+    events = events_of(step, thinking=ON)
+    starts = [e["content_block"]["type"] for e in events if e["type"] == "content_block_start"]
+    assert starts == ["thinking", "text", "tool_use"]  # the drop is still inside the call
+    stops = [e["index"] for e in events if e["type"] == "content_block_stop"]
+    assert stops == [0, 1] and events[-1]["type"] == "content_block_delta"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import httpx2
@@ -16,7 +16,8 @@ from lab.model.request_rules import (
     body_rule_problem,
     header_problem,
     history_rule_problem,
-    thinking_on,
+    thinking_budget,
+    thinking_mode,
 )
 from lab.model.request_shape import body_problem
 from lab.model.script import (
@@ -33,11 +34,13 @@ from lab.model.script import (
     cut_input,
     message_id,
     numbered_id,
+    thinking,
+    turn_of,
 )
 from lab.model.signing import SIGNER, Signer
 from lab.model.sse import encode_dropped_stream, encode_error_stream, encode_stream
 from lab.model.threads import CREATE_ONLY, Thread, ThreadError, Threads
-from lab.model.validation import INVALID, HistoryCheck
+from lab.model.validation import INVALID, THINKING, HistoryCheck
 
 MESSAGES_PATH = "/v1/messages"  # under any prefix a client adds (`/anthropic/v1/messages`)
 COUNT_PATH = "/v1/messages/count_tokens"
@@ -112,6 +115,26 @@ def whole_parameters(cut_json: str, whole: dict) -> dict:
             break
         kept[key] = value
     return kept
+
+
+# What a model with a thinking budget thinks when its script says nothing of it.
+UNSCRIPTED_THOUGHT = "The script gives no thinking for this answer."
+
+
+def thinking_first(step: Step) -> Step:
+    """`step` as a model with a thinking budget answers it: every answer starts with thinking,
+    so a scripted turn without one gets one first (a fault's block positions move with it)."""
+    turn = turn_of(step)
+    if turn is None or any(b.get("type") in THINKING for b in turn.blocks):
+        return step
+    thought = Turn((thinking(UNSCRIPTED_THOUGHT), *turn.blocks), turn.stop_reason)
+    if isinstance(step, StreamError):
+        return replace(step, turn=thought, after_blocks=step.after_blocks + 1)
+    if isinstance(step, StreamDropped):
+        return replace(step, turn=thought, block=step.block + 1)
+    if isinstance(step, CutOff):
+        return replace(step, turn=thought)
+    return thought
 
 
 class DroppedBody(httpx2.SyncByteStream):
@@ -210,7 +233,7 @@ class FakeMessagesAPI:
         view = base.view.extended(new)
         index = self.requests.record(body, view)
         check = base.check.copy()
-        problem = check.take(new, thinking_on(body)) or history_rule_problem(
+        problem = check.take(new, thinking_mode(body)) or history_rule_problem(
             body, check.tool_blocks, check.cache_marks
         )
         if problem:
@@ -262,7 +285,7 @@ class FakeMessagesAPI:
         problem = body_problem(judged) or body_rule_problem(judged, counting=True)
         check = HistoryCheck(self.signer)
         if not problem:
-            problem = check.take(body["messages"], thinking_on(body))
+            problem = check.take(body["messages"], thinking_mode(body))
             problem = problem or history_rule_problem(body, check.tool_blocks, check.cache_marks)
         if problem:
             return self._reject(None, 400, INVALID, problem)
@@ -307,6 +330,8 @@ class FakeMessagesAPI:
             step: Step = self.model.respond(model_request)
         except ScriptExhausted as exhausted:
             step = ApiError(500, "api_error", str(exhausted))
+        if thinking_budget(body):
+            step = thinking_first(step)
         plays: dict[type, Callable[..., httpx2.Response]] = {
             Turn: self._turn,
             ApiError: self._fault,

@@ -30,8 +30,11 @@ Headers = Mapping[str, str]
 # A version is a date. The fake cannot know every date the API takes (each SDK release sends
 # its own: anthropic 2.16 sends 2026-10-21), so it refuses only what is not a date at all.
 VERSION = re.compile(r"\d{4}-\d{2}-\d{2}")
-# The beta names the installed SDK declares: the fake knows of no other.
+# The beta names the installed SDK declares. The API knows more (Claude Code sends
+# `claude-code-20250219`, which no SDK declares), so a name the SDK does not declare is refused
+# only when it is no beta name at all: a feature's name ending in its date.
 KNOWN_BETAS = frozenset(v for v in get_args(get_args(AnthropicBetaParam)[1]) if isinstance(v, str))
+BETA_NAME = re.compile(r"[a-z][a-z0-9-]*-\d{4}-?\d{2}-?\d{2}")
 DOCS_HINT = (
     "Please consult our documentation at docs.anthropic.com or try again without the header."
 )
@@ -52,7 +55,7 @@ def _version(headers: Headers) -> str | None:
 
 def _betas(headers: Headers) -> str | None:
     names = [n.strip() for n in headers.get("anthropic-beta", "").split(",") if n.strip()]
-    unknown = [name for name in names if name not in KNOWN_BETAS]
+    unknown = [n for n in names if n not in KNOWN_BETAS and not BETA_NAME.fullmatch(n)]
     if not unknown:
         return None
     listed = ", ".join(f"`{name}`" for name in unknown)
@@ -94,10 +97,20 @@ SCHEMA_VERDICTS: dict[bytes, bool] = {}  # a schema's bytes -> valid: harnesses 
 SCHEMA_MEMORY = 4096  # schemas remembered before the memory starts over
 
 
+def thinking_mode(body: Body) -> str:
+    """The request's thinking: "enabled" (a budget), "adaptive" or "disabled"."""
+    return (body.get("thinking") or {}).get("type", "disabled")
+
+
 def thinking_on(body: Body) -> bool:
     """Whether the request turns extended thinking on (a budget, or adaptive)."""
-    thinking = body.get("thinking") or {}
-    return thinking.get("type") in ("enabled", "adaptive")
+    return thinking_mode(body) in ("enabled", "adaptive")
+
+
+def thinking_budget(body: Body) -> bool:
+    """Whether the request gives thinking a budget: every answer then starts with thinking.
+    (Adaptive thinking lets the model answer without: the API cannot demand it back.)"""
+    return thinking_mode(body) == "enabled"
 
 
 def _valid_schema(schema: Any) -> bool:

@@ -256,7 +256,9 @@ def cut_off(turn: Turn, keep_chars: int = 20) -> CutOff:
 def cut_inside(turn: Turn) -> CutOff:
     """A turn cut by max_tokens inside the value of its last call's last parameter: streamed,
     the input JSON that arrived cannot be parsed; not streamed, that parameter is missing."""
-    return CutOff(turn, max(0, len(cut_input(turn.blocks[-1])) - 2))
+    last = turn.blocks[-1] if turn.blocks else {}
+    whole = len(cut_input(last)) if last.get("type") == "tool_use" else 0
+    return CutOff(turn, max(0, whole - 2))  # CutOff says why when the turn cannot be cut
 
 
 @dataclass(frozen=True)

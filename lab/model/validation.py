@@ -20,8 +20,8 @@ last request is judged only where it grew. For one bad history the first broken 
         pairing like any other message: results go right after the call;
   3. at the end: at least one message, and a final assistant turn with tool_use blocks has
      every id missing (nothing follows it), and its last text may not end in whitespace;
-     the latest assistant turn's thinking blocks unchanged (signatures that check); with
-     thinking on, the assistant turn a tool loop continues starts with its thinking; with
+     the latest assistant turn's thinking blocks unchanged (signatures that check); with a
+     thinking budget, the assistant turn a tool loop continues starts with its thinking; with
      thinking off, a final assistant turn holds no thinking.
 Indices: N is the original index of a turn's first message, M a block's position in the
 combined content of that turn.
@@ -385,16 +385,16 @@ class HistoryCheck:
             return None
         return f"messages.{turn.index}.content.{turn.unverified[0]}: {text}"
 
-    def take(self, messages: list, thinking: bool = False) -> str | None:
+    def take(self, messages: list, thinking: str = "disabled") -> str | None:
         """Add `messages` in order; the first problem, else the history's problem as it ends
-        (`thinking`: whether the request turns extended thinking on)."""
+        (`thinking`: the request's thinking type, "enabled", "adaptive" or "disabled")."""
         for message in messages:
             problem = self.add(message)
             if problem:
                 return problem
         return self.finish(thinking)
 
-    def finish(self, thinking: bool = False) -> str | None:
+    def finish(self, thinking: str = "disabled") -> str | None:
         """The problem of the history as it stands, if it ended here."""
         if self.current is None:
             return "messages: at least one message is required"
@@ -405,9 +405,10 @@ class HistoryCheck:
         problem = problem or self._signature_problem(MODIFIED)
         if problem:
             return problem
-        if not thinking:
+        if thinking not in ("enabled", "adaptive"):
             return _thinking_off_problem(final) if final.role == "assistant" else None
-        loop = self.previous if final.role == "user" else None
+        # With a budget every answer starts with thinking (adaptive thinking may skip it).
+        loop = self.previous if final.role == "user" and thinking == "enabled" else None
         if loop is not None and loop.role == "assistant" and leading_result_ids(final.blocks):
             return _loop_start_problem(loop)
         return None
