@@ -458,6 +458,8 @@ def show_results(
             out.print(matrix_view(cells), soft_wrap=True)
         for target in targets:
             row = [c for c in cells if c.target == target.name]
+            if not row:  # a shard that holds none of this target's cells
+                continue
             out.print(
                 target_view(target, row, out.width, only_failures=len(targets) > 1), soft_wrap=True
             )
