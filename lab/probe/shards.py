@@ -2,10 +2,10 @@
 
 A cell (one target × one case) is the unit: both answer modes of a case run in the same shard, so
 each shard judges its cells whole. The split is computed from the run's definition alone (its
-targets and cases in order, and the cost table below), never from the machine: N machines that
-run the same command with K = 1..N get disjoint shards that cover the matrix, whatever each has
-installed. Cells are dealt longest first, each to the shard with the least work so far (the
-classic longest-processing-time rule), so no shard is left with every slow case.
+targets and cases in order, and bench.py's table of case costs), never from the machine: N
+machines that run the same command with K = 1..N get disjoint shards that cover the matrix,
+whatever each has installed. Cells are dealt longest first, each to the shard with the least
+work so far (the classic longest-processing-time rule), so no shard is left with every slow case.
 """
 
 from __future__ import annotations
