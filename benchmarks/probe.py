@@ -82,14 +82,18 @@ def whole_and_shards(probe: list[str], shard_counts: list[int], save: str | None
                 text=True,
                 check=False,
             )
-            same = (
-                verdicts(json.loads(merged.stdout)) == verdicts(whole) if merged.stdout else False
-            )
+            joined = verdicts(json.loads(merged.stdout)) if merged.stdout else {}
+            differ = [cell for cell, kind in verdicts(whole).items() if joined.get(cell) != kind]
             print(
                 f"  N = {n}: slowest shard {max(walls):.1f} s wall, CPU {sum(cpus):.1f} s in all "
                 f"({min(cpus):.1f}-{max(cpus):.1f} s a shard); merged = one machine's "
-                f"matrix: {'yes' if same else 'NO'} (merge exit {merged.returncode})"
+                f"matrix: {'yes' if not differ else 'no'} (merge exit {merged.returncode})"
             )
+            # Two runs of the matrix may differ where a verdict depends on the machine's speed
+            # (a long run stopped at its time limit on a loaded machine): each is named.
+            for target, case in differ:
+                one, other = verdicts(whole)[(target, case)], joined.get((target, case))
+                print(f"    {target} {case}: one machine {one}, merged {other}")
 
 
 def timed_trial(target: object, warm: object, run: tuple) -> tuple[str, float]:
