@@ -227,3 +227,18 @@ def test_a_program_that_ignores_the_base_url_runs_from_a_wrapper_that_writes_its
     wrapped = lab("probe", "--cmd", f"sh {AGENTS / 'with_config.sh'}", "--case", "P1", "P2")
     assert wrapped.returncode == 0, wrapped.stdout
     assert "2 kept, 0 fail" in said(wrapped)
+
+
+def test_the_help_names_every_variable_a_cmd_program_gets(tmp_path):
+    """`lab probe --help` lists a --cmd program's environment: exactly what the probe sets."""
+    import re
+
+    from lab.cli.probe import PROGRAM_ENV
+    from lab.probe.sandbox import Scratch, environment
+    from lab.probe.targets import command_target
+
+    target = command_target(f"{sys.executable} {AGENTS / 'hand_loop.py'}")
+    given = environment(Scratch(tmp_path), "http://127.0.0.1:9", target.env, stream=True)
+    named = set(re.findall(r"\b[A-Z][A-Z_]+[A-Z]\b", PROGRAM_ENV)) - {"UTF"}  # C.UTF-8
+    assert set(given) == named
+    assert "LAB_PROBE_STREAM (0 or 1" in " ".join(lab("probe", "--help").stdout.split())

@@ -20,7 +20,7 @@ from lab.probe.cases.transient import LATER_RETRY_AFTER as RETRY_AFTER
 from lab.probe.catalogue import BY_ID, MORE_CASES
 from lab.probe.conversation import Played, Stage
 from lab.probe.grades import FAIL, INFO, KEPT, NON_STRICT
-from lab.probe.target import CONTRACT_ENV, HUMAN_LOG
+from lab.probe.target import CONTRACT_ENV, HUMAN_LOG, OFFLINE_SWITCHES
 from lab.probe.targets import command_target, lab_target
 from lab.probe.trial import Exchange, Exit, Setting, Trial
 from lab.probe.verdict import verdict
@@ -343,14 +343,8 @@ def test_no_hand_mutant_of_the_rules_survives(cells, name, module, line, mutant)
 def test_a_probed_program_is_told_to_approve_and_where_to_log_its_human():
     target = command_target("python agent.py", READ_NOTES, denied_call=DENY_TOUCH)
     assert target.denied_call == DENY_TOUCH
-    assert (
-        dict(target.env)
-        == CONTRACT_ENV
-        == {
-            "LAB_PROBE_APPROVE": "all",
-            "LAB_PROBE_HUMAN_LOG": HUMAN_LOG,
-        }
-    )
+    assert CONTRACT_ENV == {"LAB_PROBE_APPROVE": "all", "LAB_PROBE_HUMAN_LOG": HUMAN_LOG}
+    assert dict(target.env) == {**CONTRACT_ENV, **OFFLINE_SWITCHES}  # and no network tries
     assert dict(lab_target("course").env) == CONTRACT_ENV
 
 
@@ -390,8 +384,9 @@ def test_the_deny_call_reaches_the_target_and_the_rerun_line():
     from lab.cli.parser import build_parser
     from lab.cli.probe import chosen_targets, probe_argv
 
+    command = f"python {__file__}"  # a script that exists: --cmd checks it
     args = build_parser().parse_args(
-        ["probe", "--cmd", "python a.py", "--deny-call", 'shell={"command": "touch x"}']
+        ["probe", "--cmd", command, "--deny-call", 'shell={"command": "touch x"}']
     )
     (target,) = chosen_targets(args)
     assert target.denied_call == ("shell", '{"command": "touch x"}')

@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from hypothesis import given
@@ -249,3 +250,32 @@ def test_env_reaches_the_program_and_the_offline_switches_are_set(tmp_path):
     done = lab(tmp_path, "probe", "--cmd", command, "--env", "MY_AGENT_MODE=probe", "--case", "P1")
     assert done.returncode == 0, done.stdout
     assert "1 kept, 0 fail" in done.stdout
+
+
+def test_a_cell_read_back_from_json_renders_as_the_cell_itself():
+    """Every view of a cell read back by `lab probe merge` is the view of the cell as it ran,
+    for a call that names the scratch folder too: the page hides the run's paths before it cuts
+    a long input, so the cut falls at the same place either way."""
+    from dataclasses import replace
+
+    from lab.probe.bench import run_trial
+    from lab.probe.catalogue import BY_ID
+    from lab.probe.merge import cell_from_json
+    from lab.probe.targets import command_target
+    from lab.views.probe import cell_json, target_view
+    from lab.views.probe_html import cell_section
+    from lab.views.probe_junit import testcase
+
+    program = f"{sys.executable} {AGENTS / 'hand_loop.py'} --mode careful"
+    call = ("read_file", '{"path": "{dir}/notes.txt", "why": "the probe asked for it"}')
+    target = replace(command_target(program), call=call, warm=False)
+    cell = run_trial(target, BY_ID["P5"], stream=False)
+    assert cell.trial is not None and cell.trial.hidden  # its folder, hidden as {dir}
+    back = cell_from_json(json.loads(json.dumps(cell_json(cell, target))))
+    assert cell_section(target, back) == cell_section(target, cell)
+    assert "{dir}/notes.txt" in cell_section(target, cell)
+    assert cell_json(back, target) == cell_json(cell, target)
+    assert str(target_view(target, [back], 100)) == str(target_view(target, [cell], 100))
+    assert ElementTree.tostring(testcase(back, target)) == ElementTree.tostring(
+        testcase(cell, target)
+    )

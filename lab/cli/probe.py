@@ -464,6 +464,8 @@ def show_results(
             out.print(matrix_view(cells), soft_wrap=True)
         for target in targets:
             row = [c for c in cells if c.target == target.name]
+            if not row:  # a shard that holds none of this target's cells
+                continue
             out.print(
                 target_view(target, row, out.width, only_failures=len(targets) > 1), soft_wrap=True
             )
@@ -478,48 +480,53 @@ MERGE_FLAGS = ("json", "markdown", "report", "junit")  # what `lab probe merge` 
 def cmd_merge(args: argparse.Namespace, out: Console) -> int:
     """`lab probe merge FILE.json ...`: the shards of one run joined into the run's matrix,
     outputs and exit status, as one machine would have printed them."""
-    from dataclasses import replace
-
-    from lab.probe.bench import select_cases
+    from lab.cli.parser import build_parser
     from lab.probe.merge import MergeError, joined, one_run, read_shard
 
-    files = [Path(name) for name in args.targets[1:]]
-    taken = [k for k, v in vars(args).items() if v and k not in (*MERGE_FLAGS, "targets")]
-    taken = [k for k in taken if k not in ("command", "timeout", "lang")]
-    if taken:
-        flag = "--" + taken[0].replace("_", "-")
+    defaults = vars(build_parser().parse_args(["probe"]))
+    taken = [k for k, v in vars(args).items() if k not in MERGE_FLAGS and v != defaults[k]]
+    if taken != ["targets"]:
+        flag = "--" + next(k for k in taken if k != "targets").replace("_", "-")
         allowed = ", ".join(f"--{name}" for name in MERGE_FLAGS)
         raise usage_error(f"merge takes shard files and {allowed}, not {flag}")
-    if not files:
+    if len(args.targets) == 1:
         raise usage_error("merge: name the shard files (the --json output of each --shard K/N)")
     check_outputs(args)
     try:
-        shards = one_run([read_shard(path) for path in files])
-    except MergeError as error:
-        raise usage_error(str(error)) from None
-    first = shards[0]
-    from lab.cli.parser import build_parser
-
-    try:
-        recorded = build_parser().parse_args(first.run["argv"])
-        targets = chosen_targets(recorded, here=False)
-        cases = select_cases(recorded.case)
-    except (UsageError, KeyError) as error:
-        raise usage_error(f"{first.path}: its run cannot be read back here ({error})") from None
-    try:
+        shards = one_run([read_shard(Path(name)) for name in args.targets[1:]])
+        targets, cases = recorded_run(shards[0])
         cells = joined(shards, [(t, c) for t in targets for c in cases])
     except MergeError as error:
         raise usage_error(str(error)) from None
-    recorded_targets = {t.get("name"): t for t in first.result.get("targets") or []}
+    run = {**shards[0].run, "shard": None}  # what the run on one machine records
+    isolation = str(shards[0].result.get("isolation"))
+    return show_results(args, targets, cells, isolation, run, out)
+
+
+def recorded_run(shard: Any) -> tuple[list[Any], list[Any]]:
+    """The targets and cases of the run a shard file records, each target with the versions
+    and the `not installed` line recorded where the trials ran (this machine need not have
+    the peers)."""
+    from dataclasses import replace
+
+    from lab.cli.parser import build_parser
+    from lab.probe.bench import select_cases
+    from lab.probe.merge import MergeError
+
+    try:
+        recorded = build_parser().parse_args([str(word) for word in shard.run["argv"]])
+        targets = chosen_targets(recorded, here=False)
+        cases = select_cases(recorded.case)
+    except (UsageError, KeyError) as error:
+        raise MergeError(f"{shard.path}: its run cannot be read back here ({error})") from None
+    found = {t.get("name"): t for t in shard.result.get("targets") or [] if isinstance(t, dict)}
 
     def as_recorded(target: Any) -> Any:
-        found = recorded_targets.get(target.name, {})
-        missing = found.get("missing")
-        return replace(target, pinned=found.get("versions") or {}, missing=lambda: missing)
+        mine = found.get(target.name, {})
+        missing = mine.get("missing")
+        return replace(target, pinned=mine.get("versions") or {}, missing=lambda: missing)
 
-    run = {**first.run, "shard": None}
-    isolation = str(first.result.get("isolation"))
-    return show_results(args, [as_recorded(t) for t in targets], cells, isolation, run, out)
+    return [as_recorded(t) for t in targets], cases
 
 
 def exit_status(targets: list[Any], cells: list[Any]) -> int:

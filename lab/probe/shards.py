@@ -2,10 +2,10 @@
 
 A cell (one target × one case) is the unit: both answer modes of a case run in the same shard, so
 each shard judges its cells whole. The split is computed from the run's definition alone (its
-targets and cases in order, and the cost table below), never from the machine: N machines that
-run the same command with K = 1..N get disjoint shards that cover the matrix, whatever each has
-installed. Cells are dealt longest first, each to the shard with the least work so far (the
-classic longest-processing-time rule), so no shard is left with every slow case.
+targets and cases in order, and bench.py's table of case costs), never from the machine: N
+machines that run the same command with K = 1..N get disjoint shards that cover the matrix,
+whatever each has installed. Cells are dealt longest first, each to the shard with the least
+work so far (the classic longest-processing-time rule), so no shard is left with every slow case.
 """
 
 from __future__ import annotations
@@ -20,11 +20,10 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-# Wall seconds one trial of a case takes on a built-in target, measured (benchmarks/probe.py
-# --costs: lab-reference and anthropic-tool-runner, the median over both): retries with
-# backoff (P15, P7, P16), retry-after (P6, P14), the long runs (P12, P22). A case not listed
-# takes about a second. A cell costs its case's seconds once per answer mode it runs in.
-CASE_SECONDS = {"P15": 30.0, "P22": 20.0, "P14": 12.0, "P6": 12.0, "P7": 3.0, "P16": 3.0}
+# A case's cost is bench.py's table of measured trial seconds (SLOW: retries with backoff, the
+# retry-afters, the long runs; also what the scheduler starts first); a case not in it takes
+# about a second (benchmarks/probe.py --costs measures them). A cell costs its case's seconds
+# once per answer mode it runs in.
 OTHER_CASE_SECONDS = 1.0
 
 SHARD = re.compile(r"(\d+)/(\d+)")
@@ -54,7 +53,9 @@ def parse_shard(text: str) -> Shard:
 
 def cell_cost(case: str, modes: int) -> float:
     """The seconds a cell takes: its case's, once per answer mode."""
-    return CASE_SECONDS.get(case, OTHER_CASE_SECONDS) * modes
+    from lab.probe.bench import SLOW
+
+    return SLOW.get(case, OTHER_CASE_SECONDS) * modes
 
 
 def matrix_costs(pairs: Sequence[tuple[Any, Case]]) -> list[float]:

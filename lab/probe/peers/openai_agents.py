@@ -1,8 +1,9 @@
 """Peer: the OpenAI Agents SDK on an Anthropic model through LiteLLM (`LitellmModel`).
 
 Mode: not streamed by default (`Runner.run_sync`); `Runner.run_streamed` when the probe asks for
-streams. Its target sets OPENAI_AGENTS_DISABLE_TRACING and LITELLM_OFFLINE_MODE: both libraries
-would otherwise reach for the network on their own (trace export, LiteLLM's model-price table).
+streams. Its target sets OPENAI_AGENTS_DISABLE_TRACING and LiteLLM's offline switches
+(OFFLINE_SWITCHES in lab/probe/target.py): both libraries would otherwise reach for the network
+on their own (trace export, LiteLLM's model-price table).
 
 Approvals: its `touch` tool is a function tool with `needs_approval=True`, so the run stops with
 the call among its `interruptions`; the program answers each with the deny rule, then the human

@@ -6,7 +6,8 @@ a run ends when the model calls the agent's own `final_answer` tool (a plain tex
 error it answers "Error while parsing tool call ..." and asks again, up to its step limit), so
 its target declares that call as the probe's final answer.
 Mode: not streamed by default (`agent.run`); `stream_outputs=True` when the probe asks for streams.
-Its target sets LITELLM_OFFLINE_MODE: LiteLLM would otherwise fetch its model-price table.
+Its target sets LiteLLM's offline switches (OFFLINE_SWITCHES in lab/probe/target.py): LiteLLM
+would otherwise fetch its model-price table.
 """
 
 import os
