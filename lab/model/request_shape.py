@@ -307,13 +307,15 @@ class ToolChoiceNone(TypedDict):
 class ThinkingEnabled(TypedDict):
     type: Literal["enabled"]
     budget_tokens: Annotated[StrictInt, Field(ge=1024)]
-    display: NotRequired[Literal["summarized", "omitted"] | None]
+    display: NotRequired[StrictStr | None]  # any word, as for adaptive thinking below
 
 
 @pydantic.with_config(STRICT)
 class ThinkingAdaptive(TypedDict):
     type: Literal["adaptive"]
-    display: NotRequired[Literal["summarized", "omitted"] | None]
+    # Any word: the SDK lists "summarized" and "omitted", but Claude Code sends "updates" under
+    # its beta and the real API answers it; refusing it would fail a harness the API accepts.
+    display: NotRequired[StrictStr | None]
 
 
 @pydantic.with_config(STRICT)
