@@ -15,10 +15,10 @@
 # # 03 · M3 扫码口：执行前的校验链 / The chain of checks
 #
 # > **类比**　活件上机器前要过一排扫码口：先看外形对不对（结构合法），再看这台机器认不认它（语义合法），
-# > 再看今天允不允许上机（许可），全过了才通电。越便宜、越不可协商的检查排越前面。（种子 §5）
+# > 再看今天允不允许上机（许可），全过了才通电。越便宜、越不可协商的检查排越前面。（本章 §5）
 #
 # > **顺序不变式**　结构校验 → 工具自校验 → 前置钩子 → 权限判定 → 真正执行——外形合法先于语义合法，语义
-# > 合法先于是否许可，许可先于动手。……「要不要问人」是唯一要付出人类时间的一步，必须放到最后。（种子 §5）
+# > 合法先于是否许可，许可先于动手。……「要不要问人」是唯一要付出人类时间的一步，必须放到最后。（本章 §5）
 #
 # > 教学版只实现了这条链的后两段【一】，前半段不是不存在，是被外部件代工了……这条链上还有一个「机制之间互相踩」
 # > 的反直觉样本【三，课程作者拆过闭源源码后指出：产品给工具结果配了「过大就溢写到磁盘」的上限，唯独读文件工具
@@ -28,6 +28,20 @@
 # then permission; only then the power. *Invariant.* Structure → the tool's own check → hooks →
 # permission → execution. What is stable is the order, not the number of stages. The course
 # implements only the last two stages 【一】; the read tool is exempt from the size cap 【三】.
+#
+# **本实验室读法不同**　有分歧：本章说扫码链的前半段「被外部件代工」（SDK
+# 替它扛了外形检查）；本实验室读课程代码得出不同结论：没有任何外部件按 schema 检查
+# tool_use 的输入。SDK 只解析 JSON、从不校验（被截断的 {"path":
+# "/tm 变成 {}，不报错：D21），API 只对设了 strict: true 的工具按
+# schema 约束输入，而课程的工具都没设。所以不合法的调用先过门禁，再在
+# handler(**block.input) 里炸掉（D8、D9b）。
+#
+# *The lab reads this claim differently.* disputed: the chapter says the front half of
+# the chain is done by an outside part (被外部件代工: the SDK checks the shape); the lab reads the
+# course code differently: no outside part checks a tool_use input against its schema. The SDK
+# parses the JSON and never validates it (a cut {"path": "/tm becomes {}, no error: D21), and the
+# API holds an input to the schema only for a tool with strict: true, which the course's tools do
+# not set. So a malformed call meets the gates, then handler(**block.input) raises (D8, D9b).
 
 # %%
 from lab.harness.checks import GATE_FIRST, ORDER, CheckChain, ChecksFirst, GatesFirst

@@ -15,7 +15,7 @@
 # # 05 · M5 插线口：钩子 / The hook sockets
 #
 # > **类比**　传送带边留了一排插线口，每种活的前后都能插装置。装置按插上的顺序依次通电，第一个说「停」的
-# > 就地断电——后面的装置这一趟就不跑了。插线口能加装置，换不了传送带的锁芯。（种子 §7）
+# > 就地断电——后面的装置这一趟就不跑了。插线口能加装置，换不了传送带的锁芯。（本章 §7）
 #
 # > **不变式**　事件名 → 回调列表，按注册顺序逐个调用，第一个返回非空的就地短路。前置事件返回非空＝拦下
 # > 这次工具调用；退出事件返回非空＝把循环拽回去再跑一轮；另两类事件（输入提交、执行后）的返回值在调用方被
@@ -96,7 +96,7 @@ side_by_side(d14.before, d14.after, ("reference harness", "course_hook_semantics
 # %% [markdown]
 # ## 钩子只能收紧（D15）/ Hooks only tighten (D15)
 #
-# 一个图省事的钩子对每条 shell 命令都说 allow，同时有一条拒绝规则覆盖 `rm`。钩子的放行绕不过拒绝规则，是种子
+# 一个图省事的钩子对每条 shell 命令都说 allow，同时有一条拒绝规则覆盖 `rm`。钩子的放行绕不过拒绝规则，是本章
 # 引的官方口径【二】；只有「v2.1.77 之前，钩子的 allow 会跳过规则」（`hooks_may_loosen=True`）超出本章，出自公开
 # 的缺陷报告。A hook's allow never gets past a deny rule: official, 【二】. Only the bug before
 # v2.1.77, where it did (`hooks_may_loosen=True`), is beyond the seed (a public bug report).
@@ -138,7 +138,7 @@ verdict(d24, LANG)
 # ## 钩子沉默不等于批准（D25）/ Hook silence is not approval (D25)
 #
 # 一个审计钩子记下每个调用，什么也不回答。没有任何规则放行 `rm`，所以参考实现照样问人，人答「不」。
-# `silence_is_approval=True` 把钩子的沉默当成批准：不问人，`rm notes.txt` 直接执行。官方的建议就是种子那句
+# `silence_is_approval=True` 把钩子的沉默当成批准：不问人，`rm notes.txt` 直接执行。官方的建议就是本章那句
 # 「钩子沉默不等于批准」：要硬性放行或拒绝，用权限规则，而不是钩子。
 #
 # An audit hook records every call and answers nothing. No rule allows `rm`, so the reference

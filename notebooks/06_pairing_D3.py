@@ -16,13 +16,13 @@
 #
 # > 教学版的三条实测细节【一】……被拒也要补一条结果：拒绝路径不是跳过了事，而是先补一条内容为「拒绝」的工具结果
 # > 再继续。这就是执行层为记忆层留下的配对义务——每一个工具调用都必须有一条结果与之成对，否则历史不再合法（详见
-# > ③ 记忆管理 的 D3 实验）。（种子 §6）
+# > ③ 记忆管理 的 D3 实验）。（本章 §6）
 #
 # > == D3 · 关掉 tool_use/tool_result 配对保护 ==
 # > 改动：Switches.pair_protection = False
 # > 退化：pairs_intact  True  →  False
 #
-# （配套原型的实际运行输出，种子 §7 / the prototype's printed run, quoted by the seed）
+# （配套原型的实际运行输出，本章 §7 / the prototype's printed run, quoted by the seed）
 #
 # A denied call is not simply skipped: a result saying "denied" is appended first 【一】. Every
 # tool call is answered by exactly one result in the very next message, or the history is no

@@ -294,6 +294,7 @@ WORDS = {
         "yes": "yes",
         "no": "no",
         "reference": "reference harness",
+        "course": "the course (its switches, its rules)",
         "case": "the case",
         "turn": "turn {n}",
         "declared": "declared",
@@ -307,6 +308,7 @@ WORDS = {
         "yes": "是",
         "no": "否",
         "reference": "参考实现",
+        "course": "教学版（它的开关、它自己的规则）",
         "case": "用例",
         "turn": "第 {n} 轮",
         "declared": "声明",
@@ -333,6 +335,11 @@ def invariants_view(lang: str = "en") -> View:
         titles = (inv.title, inv.zh) if lang == "en" else (inv.zh,)
         table.add_row(inv.name, *titles, keeps, promise)
     return View(table)
+
+
+def sides(lang: str = "en") -> tuple[str, str]:
+    """The two columns of a reference-vs-course comparison, in `lang`."""
+    return WORDS[lang]["reference"], WORDS[lang]["course"]
 
 
 def course_view(lang: str = "en") -> View:
