@@ -63,7 +63,8 @@ table.claims th, table.claims td { border-bottom: 1px solid #e4e4e4; padding: 5p
 table.claims td.obs { font-family: 'DejaVu Sans Mono', Menlo, monospace; font-size: 12.5px;
   overflow-wrap: anywhere; }
 /* short labels never break: a narrow Chinese column would stack one character per line */
-table.claims th, table.claims td:nth-child(-n+2), table.claims td:last-child { white-space: nowrap; }
+table.claims th, table.claims td:nth-child(-n+2), table.claims td:last-child {
+  white-space: nowrap; }
 table.claims td:nth-child(3) { min-width: 9em; } table.claims td.grade { min-width: 12em; }
 td.ok { color: #14822c; font-weight: bold; } .bad { color: #c01e1e; font-weight: bold; }
 section.run { margin-top: 26px; } section.run h3 { font-size: 17px; margin-bottom: 4px; }
