@@ -33,7 +33,7 @@
 # %%
 from lab.harness.loop import ContentTest, DeclaredStopReason, Harness
 from lab.harness.model_call import ask
-from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, timeline, verdict
+from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, sides, timeline, verdict
 from lab.predict import check
 
 LANG = "zh"
@@ -87,7 +87,7 @@ belt.step()
 belt.step()
 
 # %%
-timeline(belt.finish(), "reference harness")
+timeline(belt.finish(), sides(LANG)[0], LANG)
 
 # %% [markdown]
 # ## 拨动开关：信声明 / Flip the switch: trust the declaration
@@ -113,7 +113,7 @@ check("M1.2", prediction, LANG)
 
 # %%
 reference, trusting = pair.finish()
-timeline(trusting, "trust_stop_reason=True")
+timeline(trusting, "trust_stop_reason=True", LANG)
 
 # %%
 verdict(outcome("D1"), LANG)

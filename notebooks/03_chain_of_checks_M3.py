@@ -63,6 +63,25 @@ ORDER, GATE_FIRST
 code(ChecksFirst, GatesFirst, CheckChain.judge, highlight="stages =")
 
 # %% [markdown]
+# ## 稳定的是顺序，不是段数 / What is stable is the order, not the number of stages
+#
+# > 注意稳定的是顺序，不是段数
+#
+# 运行代码：参考实现的链有六段，教学版只有四段（没有自己的前半段，见上面的分歧说明），段数不同；可教学版还在的每一段，
+# 先后次序都和参考实现一样。
+# By running code: the reference chain has six stages, the course's four; every stage the course
+# keeps stands in the reference's order.
+
+# %%
+from lab.cli.parts import assemble
+from lab.switches import Switches
+
+reference_chain = assemble(Switches(), "").chain
+course_chain = assemble(Switches.course(), "").chain
+same_order = [s for s in reference_chain if s in course_chain] == course_chain
+reference_chain, course_chain, len(reference_chain), len(course_chain), same_order
+
+# %% [markdown]
 # ## 一次走一轮（D9）/ One turn at a time (D9)
 #
 # 模型用三个 `write_file` 保存会议纪要：第一个缺 `content`，第二个把数字当成 `content`，第三个没问题。
@@ -130,7 +149,7 @@ d17 = outcome("D17")
 side_by_side(d17.before, d17.after, ("reference harness", "read_exempt_from_cap=False"), [1, 2], LANG)
 
 # %%
-timeline(d17.after, "read_exempt_from_cap=False")
+timeline(d17.after, "read_exempt_from_cap=False", LANG)
 
 # %% [markdown]
 # ## 口播落点 / Takeaway

@@ -154,6 +154,30 @@ d11 = outcome("D11")
 side_by_side(d11.before, d11.after, ("reference harness", "split_compound_commands=False"), [1], LANG)
 
 # %% [markdown]
+# ## 规则写得多细都不改变先后 / Specificity never reorders the gates
+#
+# > 规则写得多细都不改变先后
+#
+# 运行代码：一条宽的拒绝规则 `Bash(rm *)`，一条窄得多的放行规则 `Bash(rm notes.txt)`，恰好点名这次要删的文件。
+# 窄的放行排不到宽的拒绝前面：拒绝先判定，文件还在。
+# By running code: a broad deny `Bash(rm *)` and a far narrower allow `Bash(rm notes.txt)` naming
+# the very file. The narrower allow does not jump the broad deny: deny decides, the file stays.
+
+# %%
+from lab.harness.permissions import Permissions
+from lab.model import text, tool_use, turn
+from lab.scenario import Scenario, run_scenario
+from lab.trace import GateDecision
+
+narrow = Scenario(
+    [turn(tool_use("bash", {"command": "rm notes.txt"})), turn(text("ok"))],
+    files={"notes.txt": "keep me\n"},
+    permissions=Permissions(deny=["Bash(rm *)"], allow=["Bash(rm notes.txt)"]),
+)
+run = run_scenario(narrow)
+[(e.gate, e.decision) for e in run.trace.of(GateDecision)], run.world.fs.exists("notes.txt")
+
+# %% [markdown]
 # ## 口播落点 / Takeaway
 #
 # > **不可协商的拒绝，必须排在可协商的同意前面。**

@@ -170,10 +170,65 @@ check("M5.3", prediction, LANG)
 
 # %%
 d16 = outcome("D16")
-timeline(d16.after, "stop_hook_guard=False")
+timeline(d16.after, "stop_hook_guard=False", LANG)
 
 # %%
 verdict(d16, LANG)
+
+# %% [markdown]
+# ## 一批调用之后：PostToolBatch / After a batch: PostToolBatch
+#
+# 本章【二】：官方钩子文档列有「一批并行工具调用全部完成后」触发的事件。运行代码：D19 的八次读取，参考实现装成一个托盘，
+# PostToolBatch 触发一次；关掉托盘并行，八个托盘，触发八次。教学版的四个事件里没有它。
+# Seed 【二】: the official hooks list an event fired once a batch of parallel calls is done. D19's
+# eight reads: one tray and one PostToolBatch in the reference; eight trays, eight firings, with
+# parallel batches off. The course's four events do not include it.
+
+# %%
+from dataclasses import replace
+
+from lab.scenario import run_scenario
+from lab.switches import Switches
+from lab.trace import HookFired
+
+
+def after_batch(payload):
+    return None
+
+
+d19 = experiment("D19").scenario
+batch_hook = replace(d19, hooks=[("PostToolBatch", after_batch)])
+
+def batches_seen(switches):
+    fired = run_scenario(batch_hook, switches).trace.of(HookFired)
+    return sum(1 for e in fired if e.event == "PostToolBatch")
+
+
+{
+    label: batches_seen(switches)
+    for label, switches in (
+        ("Switches()", Switches()),
+        ("parallel_batches=False", Switches(parallel_batches=False)),
+        ("Switches.course()", Switches.course()),
+    )
+}
+
+# %% [markdown]
+# ## 教学版与产品方向相反 / The course and production, the other way round
+#
+# > 教学版与产品在这里方向相反
+#
+# 运行代码：参考实现（产品的做法）里，权限是扫码链上自己的一段，钩子是喂给它的输入，排在它前面；教学版里权限只是前置
+# 事件的第一个回调（`permission_hook`），链上没有权限这一段。
+# By running code: in the reference (production's way) permission is a stage of its own and the
+# hooks feed it; in the course permission is just the first PreToolUse callback.
+
+# %%
+from lab.cli.parts import assemble
+
+for label, switches in (("Switches()", Switches()), ("Switches.course()", Switches.course())):
+    built = assemble(switches, label)
+    print(label, "·", " → ".join(built.chain), "· PreToolUse:", built.sockets["PreToolUse"])
 
 # %% [markdown]
 # ## 口播落点 / Takeaway
