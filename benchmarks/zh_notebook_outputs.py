@@ -10,39 +10,18 @@ English by design, and is left out.
 
 from __future__ import annotations
 
-import html
-import re
 import sys
-import tempfile
 from pathlib import Path
-
-import jupytext
-from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-from test_zh import english_sentences  # noqa: E402  (the suite's own detector)
+from test_zh import english_sentences, notebook_outputs  # noqa: E402  (the suite's own)
 
 SKIPPED = {"08_real_harnesses.py"}  # the bench speaks to harness authors, in English
 
 
-def outputs_text(notebook: object) -> list[str]:
-    """Every output of every code cell, as plain text (HTML tags removed)."""
-    texts = []
-    for cell in notebook.cells:  # type: ignore[attr-defined]
-        for output in cell.get("outputs", []):
-            data = output.get("data", {})
-            text = output.get("text") or data.get("text/html") or data.get("text/plain") or ""
-            text = "".join(text) if isinstance(text, list) else text
-            texts.append(html.unescape(re.sub(r"<[^>]+>", "\n", text)))
-    return texts
-
-
 def english_runs(source: Path) -> list[str]:
-    notebook = jupytext.read(source)
-    with tempfile.TemporaryDirectory(prefix="lab-zh-scan-") as folder:
-        NotebookClient(notebook, timeout=600, resources={"metadata": {"path": folder}}).execute()
-    return [run for text in outputs_text(notebook) for run in english_sentences(text)]
+    return [run for text in notebook_outputs(source) for run in english_sentences(text)]
 
 
 def main(argv: list[str]) -> int:

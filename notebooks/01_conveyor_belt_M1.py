@@ -136,7 +136,7 @@ check("M1.3", prediction, LANG)
 
 # %%
 d1b = outcome("D1b")
-side_by_side(d1b.before, d1b.after, ("reference harness", "trust_stop_reason=True"), [2, 3], LANG)
+side_by_side(d1b.before, d1b.after, (sides(LANG)[0], "trust_stop_reason=True"), [2, 3], LANG)
 
 # %% [markdown]
 # ## 口播落点 / Takeaway

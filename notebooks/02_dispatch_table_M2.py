@@ -65,7 +65,7 @@ code(PerInput, PerTool, Trays.cut, highlight="concurrency_safe")
 
 # %%
 d7 = outcome("D7")
-side_by_side(d7.before, d7.after, ("reference harness", "unknown_tool_result=False"), [1], LANG)
+side_by_side(d7.before, d7.after, (sides(LANG)[0], "unknown_tool_result=False"), [1], LANG)
 
 # %% [markdown]
 # ## 第三处契约（D8）/ The third contract (D8)
@@ -84,7 +84,7 @@ check("M2.1", prediction, LANG)
 
 # %%
 d8 = outcome("D8")
-side_by_side(d8.before, d8.after, ("reference harness", "contract_checked=False"), [0, 1], LANG)
+side_by_side(d8.before, d8.after, (sides(LANG)[0], "contract_checked=False"), [0, 1], LANG)
 
 # %% [markdown]
 # ## 托盘按实参判定（D18）/ Trays decided by the call's input (D18)

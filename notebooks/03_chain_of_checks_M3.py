@@ -46,7 +46,7 @@
 # %%
 from lab.harness.checks import GATE_FIRST, ORDER, CheckChain, ChecksFirst, GatesFirst
 from lab.harness.results import ResultCaps
-from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, timeline, verdict
+from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, sides, timeline, verdict
 from lab.predict import check
 
 LANG = "zh"
@@ -146,7 +146,7 @@ check("M3.3", prediction, LANG)
 
 # %%
 d17 = outcome("D17")
-side_by_side(d17.before, d17.after, ("reference harness", "read_exempt_from_cap=False"), [1, 2], LANG)
+side_by_side(d17.before, d17.after, (sides(LANG)[0], "read_exempt_from_cap=False"), [1, 2], LANG)
 
 # %%
 timeline(d17.after, "read_exempt_from_cap=False", LANG)

@@ -31,7 +31,7 @@
 
 # %%
 from lab.harness.permissions import Gates, course_permissions
-from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, verdict
+from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, sides, verdict
 from lab.predict import check
 
 LANG = "zh"
@@ -115,7 +115,7 @@ verdict(outcome("D4"), LANG)
 # %%
 d26 = outcome("D26")
 side_by_side(
-    d26.before, d26.after, ("reference harness", "deny_rules_cover_every_tool=False"), [2], LANG
+    d26.before, d26.after, (sides(LANG)[0], "deny_rules_cover_every_tool=False"), [2], LANG
 )
 
 # %%
@@ -140,7 +140,7 @@ check("M4.3", prediction, LANG)
 
 # %%
 d10 = outcome("D10")
-side_by_side(d10.before, d10.after, ("reference harness", "workspace_wall=False"), [1], LANG)
+side_by_side(d10.before, d10.after, (sides(LANG)[0], "workspace_wall=False"), [1], LANG)
 
 # %% [markdown]
 # ## 复合命令（D11）/ Compound commands (D11)
@@ -151,7 +151,7 @@ side_by_side(d10.before, d10.after, ("reference harness", "workspace_wall=False"
 
 # %%
 d11 = outcome("D11")
-side_by_side(d11.before, d11.after, ("reference harness", "split_compound_commands=False"), [1], LANG)
+side_by_side(d11.before, d11.after, (sides(LANG)[0], "split_compound_commands=False"), [1], LANG)
 
 # %% [markdown]
 # ## 规则写得多细都不改变先后 / Specificity never reorders the gates

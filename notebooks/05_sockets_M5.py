@@ -35,7 +35,7 @@
 
 # %%
 from lab.harness.hooks import Sockets
-from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, timeline, verdict
+from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, sides, timeline, verdict
 from lab.predict import check
 
 LANG = "zh"
@@ -87,11 +87,11 @@ check("M5.1", prediction, LANG)
 
 # %%
 d13 = outcome("D13")
-side_by_side(d13.before, d13.after, ("reference harness", "course_hook_semantics=True"), [1], LANG)
+side_by_side(d13.before, d13.after, (sides(LANG)[0], "course_hook_semantics=True"), [1], LANG)
 
 # %%
 d14 = outcome("D14")
-side_by_side(d14.before, d14.after, ("reference harness", "course_hook_semantics=True"), [0], LANG)
+side_by_side(d14.before, d14.after, (sides(LANG)[0], "course_hook_semantics=True"), [0], LANG)
 
 # %% [markdown]
 # ## 钩子只能收紧（D15）/ Hooks only tighten (D15)
@@ -112,7 +112,7 @@ check("M5.2", prediction, LANG)
 
 # %%
 d15 = outcome("D15")
-side_by_side(d15.before, d15.after, ("reference harness", "hooks_may_loosen=True"), [1], LANG)
+side_by_side(d15.before, d15.after, (sides(LANG)[0], "hooks_may_loosen=True"), [1], LANG)
 
 # %% [markdown]
 # ## 反向成立：阻断钩子压过放行规则（D24）/ The other way: a blocking hook beats an allow rule (D24)
@@ -129,7 +129,7 @@ side_by_side(d15.before, d15.after, ("reference harness", "hooks_may_loosen=True
 
 # %%
 d24 = outcome("D24")
-side_by_side(d24.before, d24.after, ("reference harness", "hooks_before_rules=False"), [1], LANG)
+side_by_side(d24.before, d24.after, (sides(LANG)[0], "hooks_before_rules=False"), [1], LANG)
 
 # %%
 verdict(d24, LANG)
@@ -148,7 +148,7 @@ verdict(d24, LANG)
 
 # %%
 d25 = outcome("D25")
-side_by_side(d25.before, d25.after, ("reference harness", "silence_is_approval=True"), [1], LANG)
+side_by_side(d25.before, d25.after, (sides(LANG)[0], "silence_is_approval=True"), [1], LANG)
 
 # %%
 verdict(d25, LANG)

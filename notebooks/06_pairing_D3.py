@@ -32,7 +32,7 @@
 
 # %%
 from lab.harness.pairing import Pairing, PairsBroken, PairsKept
-from lab.notebook import Pair, code, experiment, html, outcome, side_by_side, verdict
+from lab.notebook import Pair, code, experiment, html, outcome, side_by_side, sides, verdict
 from lab.observables import pairs_intact
 from lab.predict import check
 from lab.views.report import messages_view
@@ -102,7 +102,7 @@ check("P.3", prediction, LANG)
 
 # %%
 d3 = outcome("D3")
-side_by_side(d3.before, d3.after, ("reference harness", "pair_protection=False"), [4], LANG)
+side_by_side(d3.before, d3.after, (sides(LANG)[0], "pair_protection=False"), [4], LANG)
 
 # %%
 html(messages_view(d3.after.api.requests[-1]["messages"], "sent in turn 4, unprotected"))

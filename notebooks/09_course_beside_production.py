@@ -160,7 +160,7 @@ check("A.1", prediction, LANG)
 # > 提交四章全部按内容块判定【一】；原型 D1 实测：信标记的版本会在标记失真的那一轮提前收工，丢掉已排好的活。
 
 # %%
-side_by_side(d1.before, d1.after, ("reference harness", "trust_stop_reason=True"), [2], LANG)
+side_by_side(d1.before, d1.after, (sides(LANG)[0], "trust_stop_reason=True"), [2], LANG)
 
 # %% [markdown]
 # ### §12-2　加一个工具到底要改几处？ / How many places does adding a tool touch?
