@@ -14,7 +14,7 @@
 # %% [markdown]
 # # 00 · 总览：一个循环，和挂在它外面的东西 / Overview: one loop, and what hangs outside it
 #
-# > 一句话本质：它敢在你机器上动手，靠的不是更聪明，是传送带外面挂着的三层可拆卸装置。（种子 · 定位）
+# > 一句话本质：它敢在你机器上动手，靠的不是更聪明，是传送带外面挂着的三层可拆卸装置。（本章 · 定位）
 #
 # > *It dares to act on your machine not because it is smarter, but because of the detachable
 # > layers hung outside the conveyor belt.*
@@ -89,7 +89,7 @@ check("C.1", prediction, LANG)
 # %% [markdown] tags=["skip-in-class"]
 # ## 本章的论断，当场测量 / The chapter's claims, measured now
 #
-# 证据等级沿用种子：【一】固定提交的课程代码，【二】官方文档，【三】课程作者对闭源源码的解读；其余标为
+# 证据等级沿用本章：【一】固定提交的课程代码，【二】官方文档，【三】课程作者对闭源源码的解读；其余标为
 # 「超出本章」并写明出处。Evidence grades as the seed gives them: 【一】 course code at f9e8b28,
 # 【二】 official documentation, 【三】 the course author's reading of closed source; anything else
 # is "beyond the seed", with its source.

@@ -15,13 +15,13 @@
 # # 01 · M1 传送带：循环与续轮判据 / The conveyor belt: the loop and its continue test
 #
 # > **类比**　传送带只做一件事：把活送到师傅手边，接住他递回的东西。它每转一圈都做同一个验活动作——看他
-# > 手里还有没有活。有，就继续转；没有，才考虑收工。注意它看的是手里，不是师傅嘴上说自己干没干完。（种子 §3）
+# > 手里还有没有活。有，就继续转；没有，才考虑收工。注意它看的是手里，不是师傅嘴上说自己干没干完。（本章 §3）
 #
 # > **不变式**　循环体只回答一个问题——本轮响应的内容块里还有没有工具调用。有就执行并把结果作为新消息追
 # > 回去，没有就退出。这个判据是本地可直接观察的结构事实；而停止标记是模型/传输层给出的声明。二者在流式
 # > 输出下可能不同步：内容块里已经排好了工具调用，标记却报了结束——信声明，活就丢了【三，课程作者拆过闭源源码后
 # > 指出，产品不把停止标记当续轮的唯一依据，而是另设一个独立标志位，流式过程中一旦收到工具调用块就置真，理由
-# > 正是声明会滞后于事实】。（种子 §3）
+# > 正是声明会滞后于事实】。（本章 §3）
 #
 # *Analogy.* The belt brings the work to the craftsman and takes back what he hands over; every
 # turn it checks whether there is still work **in his hands** — not what he says about being done.
@@ -33,7 +33,7 @@
 # %%
 from lab.harness.loop import ContentTest, DeclaredStopReason, Harness
 from lab.harness.model_call import ask
-from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, timeline, verdict
+from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, sides, timeline, verdict
 from lab.predict import check
 
 LANG = "zh"
@@ -87,7 +87,7 @@ belt.step()
 belt.step()
 
 # %% tags=["skip-in-class"]
-timeline(belt.finish(), "reference harness")
+timeline(belt.finish(), sides(LANG)[0], LANG)
 
 # %% [markdown]
 # ## 拨动开关：信声明 / Flip the switch: trust the declaration
@@ -113,7 +113,7 @@ check("M1.2", prediction, LANG)
 
 # %%
 reference, trusting = pair.finish()
-timeline(trusting, "trust_stop_reason=True")
+timeline(trusting, "trust_stop_reason=True", LANG)
 
 # %% tags=["skip-in-class"]
 verdict(outcome("D1"), LANG)
@@ -136,7 +136,7 @@ check("M1.3", prediction, LANG)
 
 # %%
 d1b = outcome("D1b")
-side_by_side(d1b.before, d1b.after, ("reference harness", "trust_stop_reason=True"), [2, 3], LANG)
+side_by_side(d1b.before, d1b.after, (sides(LANG)[0], "trust_stop_reason=True"), [2, 3], LANG)
 
 # %% [markdown]
 # ## 口播落点 / Takeaway

@@ -15,7 +15,7 @@
 # # 02 · M2 转接号码簿与托盘 / The dispatch table, and its trays
 #
 # > **类比**　师傅会用的机器越来越多，但传送带不需要认识任何一台——它只按转接号码簿查号：活上写着名字，簿
-# > 上名字对着处理函数，查到就转过去。一批活算一托盘，教学版的托盘是一件一件上的。（种子 §4）
+# > 上名字对着处理函数，查到就转过去。一批活算一托盘，教学版的托盘是一件一件上的。（本章 §4）
 #
 # > **不变式**　工具能力的增长发生在表里，不发生在循环里。……「只改两处」其实是三处耦合【一】。……调用方式是
 # > 按关键字展开（`handler(**block.input)`），于是 schema 的属性名必须与处理函数的形参名逐字一致——名字对不
@@ -36,7 +36,7 @@
 # %%
 from lab.harness.batching import PerInput, PerTool, Trays
 from lab.harness.tools import ToolRegistry, contract_mismatch, invoke
-from lab.notebook import Pair, code, experiment, outcome, side_by_side, tray_chart, verdict
+from lab.notebook import Pair, code, experiment, outcome, side_by_side, sides, tray_chart, verdict
 from lab.predict import check
 
 LANG = "zh"
@@ -65,7 +65,7 @@ code(PerInput, PerTool, Trays.cut, highlight="concurrency_safe")
 
 # %% tags=["skip-in-class"]
 d7 = outcome("D7")
-side_by_side(d7.before, d7.after, ("reference harness", "unknown_tool_result=False"), [1], LANG)
+side_by_side(d7.before, d7.after, (sides(LANG)[0], "unknown_tool_result=False"), [1], LANG)
 
 # %% [markdown]
 # ## 第三处契约（D8）/ The third contract (D8)
@@ -84,7 +84,7 @@ check("M2.1", prediction, LANG)
 
 # %%
 d8 = outcome("D8")
-side_by_side(d8.before, d8.after, ("reference harness", "contract_checked=False"), [0, 1], LANG)
+side_by_side(d8.before, d8.after, (sides(LANG)[0], "contract_checked=False"), [0, 1], LANG)
 
 # %% [markdown]
 # ## 托盘按实参判定（D18）/ Trays decided by the call's input (D18)
@@ -109,7 +109,7 @@ check("M2.3", prediction, LANG)
 
 # %%
 reference, per_tool = pair.finish()
-tray_chart(reference, per_tool, titles=["reference harness", "concurrency_from_input=False"])
+tray_chart(reference, per_tool, titles=[sides(LANG)[0], "concurrency_from_input=False"], lang=LANG)
 
 # %%
 verdict(outcome("D18"), LANG)
@@ -129,7 +129,7 @@ check("M2.2", prediction, LANG)
 
 # %%
 d19 = outcome("D19")
-tray_chart(d19.before, d19.after, titles=["reference harness", "parallel_batches=False"])
+tray_chart(d19.before, d19.after, titles=[sides(LANG)[0], "parallel_batches=False"], lang=LANG)
 
 # %% [markdown] tags=["skip-in-class"]
 # 右边（`parallel_batches=False`）就是教学版：它的托盘一件一件上。课程材料自己在这一点上前后不一：
@@ -157,10 +157,33 @@ tray_chart(d19.before, d19.after, titles=["reference harness", "parallel_batches
 
 # %% tags=["skip-in-class"]
 d27 = outcome("D27")
-tray_chart(d27.before, d27.after, titles=["reference harness", "concurrency_from_input=False"])
+tray_chart(d27.before, d27.after, titles=[sides(LANG)[0], "concurrency_from_input=False"], lang=LANG)
 
 # %% tags=["skip-in-class"]
 verdict(d27, LANG)
+
+# %% [markdown]
+# ## 托盘的并发上限 / The tray's concurrency cap
+#
+# 本章【三】：批内并行「且有并发上限」。参考实现的上限是 `MAX_PARALLEL`（生产文档的默认值 10，超出本章）。十二次互不相干的
+# 读取：同一个托盘装不下，切成两个连续的托盘，前一个满十件、后一个两件，批间严格有序。
+# Seed 【三】: parallel inside a batch, *with a concurrency cap*. Twelve independent reads do not fit
+# one tray: two consecutive trays, ten and two, strictly one after the other.
+
+# %%
+from lab.harness.batching import MAX_PARALLEL
+from lab.model import text, tool_use, turn
+from lab.scenario import Scenario, run_scenario
+from lab.switches import Switches
+from lab.trace import BatchRan
+
+twelve = {f"ch{i}.md": f"# {i}\n" for i in range(1, 13)}
+reads = Scenario(
+    [turn(*(tool_use("read_file", {"path": name}) for name in twelve)), turn(text("ok"))],
+    files=twelve,
+)
+trays = run_scenario(reads, Switches()).trace.of(BatchRan)
+MAX_PARALLEL, [(len(t.call_ids), t.parallel, t.started, t.finished) for t in trays]
 
 # %% [markdown]
 # ## 口播落点 / Takeaway

@@ -15,11 +15,11 @@
 # # 04 · M4 门禁：权限，和工作区的墙 / The permission gates, and the workspace wall
 #
 # > **类比**　门口三道门禁按固定次序开：第一道是焊死的铁门（硬拒绝），第二道是对讲机（问一下），第三道才
-# > 是敞开的门。先碰到哪道就按哪道办——铁门永远排在可以对讲的那道前面。（种子 §6）
+# > 是敞开的门。先碰到哪道就按哪道办——铁门永远排在可以对讲的那道前面。（本章 §6）
 #
 # > **顺序不变式**　硬拒绝 → 需询问 → 放行，先匹配到哪一档就按哪一档办，规则写得多细都不改变先后。……
 # > 一条宽的拒绝规则会盖住更窄的放行规则，放行无法在拒绝上开洞【二】。因果在于：拒绝是不可协商的，同意是
-# > 可协商的；若把可协商的排前面，一句「同意」就能把整张拒绝表架空。（种子 §6）
+# > 可协商的；若把可协商的排前面，一句「同意」就能把整张拒绝表架空。（本章 §6）
 #
 # > 教学版的三条实测细节【一】……硬拒绝表只对 shell 工具生效……引入权限管线的同时，撤掉了文件工具原有的硬边界。
 # > ……装门禁那天，原来那堵墙被换成了一句问话——这是「引入机制反而放松了约束」的最干净的样本。
@@ -31,7 +31,7 @@
 
 # %%
 from lab.harness.permissions import Gates, course_permissions
-from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, verdict
+from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, sides, verdict
 from lab.predict import check
 
 LANG = "zh"
@@ -98,7 +98,7 @@ verdict(outcome("D4"), LANG)
 # ## 硬拒绝只管 shell（D26）/ The deny list guards bash only (D26)
 #
 # > 教学版的三条实测细节【一】……1. 硬拒绝表只对 shell 工具生效：第一道闸门被「仅当工具是 bash」包住，文件类工具
-# > 越界只会落到第二道闸门，变成「问一下」。同一道门禁，不是对所有活都开。（种子 §6）
+# > 越界只会落到第二道闸门，变成「问一下」。同一道门禁，不是对所有活都开。（本章 §6）
 #
 # 拒绝规则同时覆盖 `rm` 和改写 `.env`。模型先 `rm .env`，再换文件工具 `write_file` 改写 `.env`；人照旧对什么
 # 都答 `y`。参考实现的拒绝对每个工具都生效；`deny_rules_cover_every_tool=False` 是教学版的样子：拒绝只对
@@ -115,7 +115,7 @@ verdict(outcome("D4"), LANG)
 # %% tags=["skip-in-class"]
 d26 = outcome("D26")
 side_by_side(
-    d26.before, d26.after, ("reference harness", "deny_rules_cover_every_tool=False"), [2], LANG
+    d26.before, d26.after, (sides(LANG)[0], "deny_rules_cover_every_tool=False"), [2], LANG
 )
 
 # %% tags=["skip-in-class"]
@@ -140,7 +140,7 @@ check("M4.3", prediction, LANG)
 
 # %%
 d10 = outcome("D10")
-side_by_side(d10.before, d10.after, ("reference harness", "workspace_wall=False"), [1], LANG)
+side_by_side(d10.before, d10.after, (sides(LANG)[0], "workspace_wall=False"), [1], LANG)
 
 # %% [markdown] tags=["skip-in-class"]
 # ## 复合命令（D11）/ Compound commands (D11)
@@ -151,7 +151,31 @@ side_by_side(d10.before, d10.after, ("reference harness", "workspace_wall=False"
 
 # %% tags=["skip-in-class"]
 d11 = outcome("D11")
-side_by_side(d11.before, d11.after, ("reference harness", "split_compound_commands=False"), [1], LANG)
+side_by_side(d11.before, d11.after, (sides(LANG)[0], "split_compound_commands=False"), [1], LANG)
+
+# %% [markdown]
+# ## 规则写得多细都不改变先后 / Specificity never reorders the gates
+#
+# > 规则写得多细都不改变先后
+#
+# 运行代码：一条宽的拒绝规则 `Bash(rm *)`，一条窄得多的放行规则 `Bash(rm notes.txt)`，恰好点名这次要删的文件。
+# 窄的放行排不到宽的拒绝前面：拒绝先判定，文件还在。
+# By running code: a broad deny `Bash(rm *)` and a far narrower allow `Bash(rm notes.txt)` naming
+# the very file. The narrower allow does not jump the broad deny: deny decides, the file stays.
+
+# %%
+from lab.harness.permissions import Permissions
+from lab.model import text, tool_use, turn
+from lab.scenario import Scenario, run_scenario
+from lab.trace import GateDecision
+
+narrow = Scenario(
+    [turn(tool_use("bash", {"command": "rm notes.txt"})), turn(text("ok"))],
+    files={"notes.txt": "keep me\n"},
+    permissions=Permissions(deny=["Bash(rm *)"], allow=["Bash(rm notes.txt)"]),
+)
+run = run_scenario(narrow)
+[(e.gate, e.decision) for e in run.trace.of(GateDecision)], run.world.fs.exists("notes.txt")
 
 # %% [markdown]
 # ## 口播落点 / Takeaway

@@ -15,7 +15,7 @@
 # # 05 · M5 插线口：钩子 / The hook sockets
 #
 # > **类比**　传送带边留了一排插线口，每种活的前后都能插装置。装置按插上的顺序依次通电，第一个说「停」的
-# > 就地断电——后面的装置这一趟就不跑了。插线口能加装置，换不了传送带的锁芯。（种子 §7）
+# > 就地断电——后面的装置这一趟就不跑了。插线口能加装置，换不了传送带的锁芯。（本章 §7）
 #
 # > **不变式**　事件名 → 回调列表，按注册顺序逐个调用，第一个返回非空的就地短路。前置事件返回非空＝拦下
 # > 这次工具调用；退出事件返回非空＝把循环拽回去再跑一轮；另两类事件（输入提交、执行后）的返回值在调用方被
@@ -35,7 +35,7 @@
 
 # %%
 from lab.harness.hooks import Sockets
-from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, timeline, verdict
+from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, sides, timeline, verdict
 from lab.predict import check
 
 LANG = "zh"
@@ -87,16 +87,16 @@ check("M5.1", prediction, LANG)
 
 # %% tags=["skip-in-class"]
 d13 = outcome("D13")
-side_by_side(d13.before, d13.after, ("reference harness", "course_hook_semantics=True"), [1], LANG)
+side_by_side(d13.before, d13.after, (sides(LANG)[0], "course_hook_semantics=True"), [1], LANG)
 
 # %% tags=["skip-in-class"]
 d14 = outcome("D14")
-side_by_side(d14.before, d14.after, ("reference harness", "course_hook_semantics=True"), [0], LANG)
+side_by_side(d14.before, d14.after, (sides(LANG)[0], "course_hook_semantics=True"), [0], LANG)
 
 # %% [markdown]
 # ## 钩子只能收紧（D15）/ Hooks only tighten (D15)
 #
-# 一个图省事的钩子对每条 shell 命令都说 allow，同时有一条拒绝规则覆盖 `rm`。钩子的放行绕不过拒绝规则，是种子
+# 一个图省事的钩子对每条 shell 命令都说 allow，同时有一条拒绝规则覆盖 `rm`。钩子的放行绕不过拒绝规则，是本章
 # 引的官方口径【二】；只有「v2.1.77 之前，钩子的 allow 会跳过规则」（`hooks_may_loosen=True`）超出本章，出自公开
 # 的缺陷报告。A hook's allow never gets past a deny rule: official, 【二】. Only the bug before
 # v2.1.77, where it did (`hooks_may_loosen=True`), is beyond the seed (a public bug report).
@@ -112,7 +112,7 @@ check("M5.2", prediction, LANG)
 
 # %%
 d15 = outcome("D15")
-side_by_side(d15.before, d15.after, ("reference harness", "hooks_may_loosen=True"), [1], LANG)
+side_by_side(d15.before, d15.after, (sides(LANG)[0], "hooks_may_loosen=True"), [1], LANG)
 
 # %% [markdown] tags=["skip-in-class"]
 # ## 反向成立：阻断钩子压过放行规则（D24）/ The other way: a blocking hook beats an allow rule (D24)
@@ -129,7 +129,7 @@ side_by_side(d15.before, d15.after, ("reference harness", "hooks_may_loosen=True
 
 # %% tags=["skip-in-class"]
 d24 = outcome("D24")
-side_by_side(d24.before, d24.after, ("reference harness", "hooks_before_rules=False"), [1], LANG)
+side_by_side(d24.before, d24.after, (sides(LANG)[0], "hooks_before_rules=False"), [1], LANG)
 
 # %% tags=["skip-in-class"]
 verdict(d24, LANG)
@@ -138,7 +138,7 @@ verdict(d24, LANG)
 # ## 钩子沉默不等于批准（D25）/ Hook silence is not approval (D25)
 #
 # 一个审计钩子记下每个调用，什么也不回答。没有任何规则放行 `rm`，所以参考实现照样问人，人答「不」。
-# `silence_is_approval=True` 把钩子的沉默当成批准：不问人，`rm notes.txt` 直接执行。官方的建议就是种子那句
+# `silence_is_approval=True` 把钩子的沉默当成批准：不问人，`rm notes.txt` 直接执行。官方的建议就是本章那句
 # 「钩子沉默不等于批准」：要硬性放行或拒绝，用权限规则，而不是钩子。
 #
 # An audit hook records every call and answers nothing. No rule allows `rm`, so the reference
@@ -148,7 +148,7 @@ verdict(d24, LANG)
 
 # %%
 d25 = outcome("D25")
-side_by_side(d25.before, d25.after, ("reference harness", "silence_is_approval=True"), [1], LANG)
+side_by_side(d25.before, d25.after, (sides(LANG)[0], "silence_is_approval=True"), [1], LANG)
 
 # %% tags=["skip-in-class"]
 verdict(d25, LANG)
@@ -170,10 +170,65 @@ check("M5.3", prediction, LANG)
 
 # %%
 d16 = outcome("D16")
-timeline(d16.after, "stop_hook_guard=False")
+timeline(d16.after, "stop_hook_guard=False", LANG)
 
 # %% tags=["skip-in-class"]
 verdict(d16, LANG)
+
+# %% [markdown]
+# ## 一批调用之后：PostToolBatch / After a batch: PostToolBatch
+#
+# 本章【二】：官方钩子文档列有「一批并行工具调用全部完成后」触发的事件。运行代码：D19 的八次读取，参考实现装成一个托盘，
+# PostToolBatch 触发一次；关掉托盘并行，八个托盘，触发八次。教学版的四个事件里没有它。
+# Seed 【二】: the official hooks list an event fired once a batch of parallel calls is done. D19's
+# eight reads: one tray and one PostToolBatch in the reference; eight trays, eight firings, with
+# parallel batches off. The course's four events do not include it.
+
+# %%
+from dataclasses import replace
+
+from lab.scenario import run_scenario
+from lab.switches import Switches
+from lab.trace import HookFired
+
+
+def after_batch(payload):
+    return None
+
+
+d19 = experiment("D19").scenario
+batch_hook = replace(d19, hooks=[("PostToolBatch", after_batch)])
+
+def batches_seen(switches):
+    fired = run_scenario(batch_hook, switches).trace.of(HookFired)
+    return sum(1 for e in fired if e.event == "PostToolBatch")
+
+
+{
+    label: batches_seen(switches)
+    for label, switches in (
+        ("Switches()", Switches()),
+        ("parallel_batches=False", Switches(parallel_batches=False)),
+        ("Switches.course()", Switches.course()),
+    )
+}
+
+# %% [markdown]
+# ## 教学版与产品方向相反 / The course and production, the other way round
+#
+# > 教学版与产品在这里方向相反
+#
+# 运行代码：参考实现（产品的做法）里，权限是扫码链上自己的一段，钩子是喂给它的输入，排在它前面；教学版里权限只是前置
+# 事件的第一个回调（`permission_hook`），链上没有权限这一段。
+# By running code: in the reference (production's way) permission is a stage of its own and the
+# hooks feed it; in the course permission is just the first PreToolUse callback.
+
+# %%
+from lab.cli.parts import assemble
+
+for label, switches in (("Switches()", Switches()), ("Switches.course()", Switches.course())):
+    built = assemble(switches, label)
+    print(label, "·", " → ".join(built.chain), "· PreToolUse:", built.sockets["PreToolUse"])
 
 # %% [markdown]
 # ## 口播落点 / Takeaway

@@ -16,13 +16,13 @@
 #
 # > 教学版的三条实测细节【一】……被拒也要补一条结果：拒绝路径不是跳过了事，而是先补一条内容为「拒绝」的工具结果
 # > 再继续。这就是执行层为记忆层留下的配对义务——每一个工具调用都必须有一条结果与之成对，否则历史不再合法（详见
-# > ③ 记忆管理 的 D3 实验）。（种子 §6）
+# > ③ 记忆管理 的 D3 实验）。（本章 §6）
 #
 # > == D3 · 关掉 tool_use/tool_result 配对保护 ==
 # > 改动：Switches.pair_protection = False
 # > 退化：pairs_intact  True  →  False
 #
-# （配套原型的实际运行输出，种子 §7 / the prototype's printed run, quoted by the seed）
+# （配套原型的实际运行输出，本章 §7 / the prototype's printed run, quoted by the seed）
 #
 # A denied call is not simply skipped: a result saying "denied" is appended first 【一】. Every
 # tool call is answered by exactly one result in the very next message, or the history is no
@@ -32,7 +32,7 @@
 
 # %%
 from lab.harness.pairing import Pairing, PairsBroken, PairsKept
-from lab.notebook import Pair, code, experiment, html, outcome, side_by_side, verdict
+from lab.notebook import Pair, code, experiment, html, outcome, side_by_side, sides, verdict
 from lab.observables import pairs_intact
 from lab.predict import check
 from lab.views.report import messages_view
@@ -102,7 +102,7 @@ check("P.3", prediction, LANG)
 
 # %%
 d3 = outcome("D3")
-side_by_side(d3.before, d3.after, ("reference harness", "pair_protection=False"), [4], LANG)
+side_by_side(d3.before, d3.after, (sides(LANG)[0], "pair_protection=False"), [4], LANG)
 
 # %% tags=["skip-in-class"]
 html(messages_view(d3.after.api.requests[-1]["messages"], "sent in turn 4, unprotected"))

@@ -14,7 +14,7 @@
 # %% [markdown]
 # # 09 · 教学版与生产版的距离、批判性边界、验收问答 / The course beside production, the critical boundaries, the acceptance questions
 #
-# 种子 §8、§10 与 §12。The seed's §8, §10 and §12.
+# 本章 §8、§10 与 §12。The seed's §8, §10 and §12.
 #
 # > 教学版砍掉了什么、为什么砍了仍然成立——每条都是结构性结论。……一句话：教学版省掉的都是规模才逼出来的
 # > 东西；留下的恰恰是任何规模下都不变的骨架——判据看事实、能力长在表里、检查有次序、扩展不进循环。
@@ -26,8 +26,9 @@
 # %%
 from dataclasses import replace
 
+from lab.compare import as_the_course
 from lab.harness.permissions import Permissions
-from lab.notebook import course_view, experiment, outcome, side_by_side, verdict
+from lab.notebook import course_view, experiment, outcome, side_by_side, sides, verdict
 from lab.predict import check
 from lab.scenario import run_scenario
 from lab.switches import Switches
@@ -46,17 +47,16 @@ course_view(LANG)
 
 # %% [markdown] tags=["skip-in-class"]
 # `lab compare course` 把教学版开关拨动的每个实验在两边都跑一遍。这里是其中一个：钩子语义（D12），两边并排。
-# `lab compare course` runs every experiment whose switch the course flips; here is one of them.
+# 教学版一栏用的是教学版自己的一切：它的开关、它 s03 的规则、它的四个事件五个回调
+# （`as_the_course`），不是实验自带的规则。
+# `lab compare course` runs every experiment whose switch the course flips; here is one of them. The
+# course's column is the course as it is: its switches, its s03 rules, its four events and five
+# callbacks (`as_the_course`), not the experiment's own rules.
 
 # %% tags=["skip-in-class"]
 d12 = experiment("D12")
-side_by_side(
-    run_scenario(d12.scenario, Switches()),
-    run_scenario(d12.scenario, Switches.course()),
-    ("reference harness", "Switches.course()"),
-    [1],
-    LANG,
-)
+reference, course = run_scenario(d12.scenario, Switches()), as_the_course(d12.scenario)
+side_by_side(reference, course, sides(LANG), [1], LANG)
 
 # %% [markdown]
 # ## §10 四条批判性边界 / The four critical boundaries
@@ -104,7 +104,7 @@ verdict(d28, LANG)
 # > 3. 引入机制可能放松既有约束。权限管线落地的同时，文件工具的硬路径边界被拆除（五处调用清零）——评价新机制要
 # > 看净效应，不能只数加了什么、不数拆了什么。
 #
-# *Introducing a mechanism can loosen an existing constraint.* 这一条就是种子的验收问题 3，下面 §12-3 运行代码
+# *Introducing a mechanism can loosen an existing constraint.* 这一条就是本章的验收问题 3，下面 §12-3 运行代码
 # 作答。It is the seed's acceptance question 3, answered by running code in §12-3 below.
 #
 # > 4. 两套 harness 分解不同构。课程把 harness 拆成五元（工具、知识、观测、行动接口、权限），官方术语表是三元
@@ -112,18 +112,18 @@ verdict(d28, LANG)
 # > 官方为准。
 #
 # *The two decompositions are not isomorphic; cite them side by side, the official one as the
-# reference.* 两边并列，各注出处，不逐项对应——种子说二者「不同构」，一边的某一项在另一边没有对应项。A
+# reference.* 两边并列，各注出处，不逐项对应——本章说二者「不同构」，一边的某一项在另一边没有对应项。A
 # terminology comparison, not something code can demonstrate; the two lists stand side by side,
 # not mapped item to item:
 #
-# | 课程的五元（课程正文，经种子 §10-4） / the course's five | 官方术语表：三元加能力清单【二】（经种子 §10-4，以此为准） / the official glossary's three, plus a list of capabilities |
+# | 课程的五元（课程正文，经本章 §10-4） / the course's five | 官方术语表：三元加能力清单【二】（经本章 §10-4，以此为准） / the official glossary's three, plus a list of capabilities |
 # |---|---|
 # | 工具、知识、观测、行动接口、权限 / tools, knowledge, observation, action interface, permissions | 工具、上下文管理、执行环境；另列能力清单，课程的「权限」在这里只是能力之一 / tools, context management, execution environment; a separate list of capabilities, where the course's "permissions" is one capability among others |
 
 # %% [markdown]
 # ## §12 验收问答——运行代码作答 / The acceptance questions, answered by running code
 #
-# 种子的四个验收问题，每一个都由代码作答：先写预测，再运行。The seed's four acceptance questions, each
+# 本章的四个验收问题，每一个都由代码作答：先写预测，再运行。The seed's four acceptance questions, each
 # answered by the lab's runs: predict first, then run.
 #
 # ### §12-1　为什么续轮判据要看内容块，不看停止标记？ / Why read the content, not the stop marker?
@@ -137,7 +137,7 @@ verdict(d28, LANG)
 
 # %%
 d1 = outcome("D1")
-course_d1 = run_scenario(d1.experiment.scenario, Switches.course())
+course_d1 = as_the_course(d1.experiment.scenario)
 {
     "Switches.course().trust_stop_reason": Switches.course().trust_stop_reason,
     "calls run under the course": [e.call_id for e in course_d1.trace.of(ToolExecuted)],
@@ -154,13 +154,13 @@ prediction = ...  # ✎ 你的预测 / your prediction
 check("A.1", prediction, LANG)
 
 # %% [markdown] tags=["skip-in-class"]
-# 种子的答案 / The seed's answer:
+# 本章的答案 / The seed's answer:
 #
 # > 停止标记是声明，内容块是事实；流式输出下声明会滞后于事实【三，带归属：课程作者拆过闭源源码后指出】。仓库固定
 # > 提交四章全部按内容块判定【一】；原型 D1 实测：信标记的版本会在标记失真的那一轮提前收工，丢掉已排好的活。
 
 # %%
-side_by_side(d1.before, d1.after, ("reference harness", "trust_stop_reason=True"), [2], LANG)
+side_by_side(d1.before, d1.after, (sides(LANG)[0], "trust_stop_reason=True"), [2], LANG)
 
 # %% [markdown]
 # ### §12-2　加一个工具到底要改几处？ / How many places does adding a tool touch?
@@ -175,7 +175,7 @@ prediction = ...  # ✎ 你的预测 / your prediction
 check("A.2", prediction, LANG)
 
 # %% [markdown] tags=["skip-in-class"]
-# 种子的答案 / The seed's answer:
+# 本章的答案 / The seed's answer:
 #
 # > 显式两处（schema 一条、处理函数映射一行）＋隐式一处：处理函数形参名必须与 schema 属性名逐字一致，否则按
 # > 关键字展开的调用直接失败【一】。
@@ -188,9 +188,9 @@ check("A.2", prediction, LANG)
 
 # %%
 d8 = outcome("D8")
-course_d8 = run_scenario(d8.experiment.scenario, Switches.course())
+course_d8 = as_the_course(d8.experiment.scenario)
 [(label, run.trace.of(RunEnded)[0].reason, run.trace.of(RunEnded)[0].detail)
- for label, run in (("reference harness", d8.before), ("Switches.course()", course_d8))]
+ for label, run in zip(sides(LANG), (d8.before, course_d8))]
 
 # %% [markdown]
 # ### §12-3　引入权限管线时，教学版发生了什么「倒退」？ / What regressed when the course added the gates?
@@ -206,7 +206,7 @@ prediction = ...  # ✎ 你的预测 / your prediction
 check("A.3", prediction, LANG)
 
 # %% [markdown] tags=["skip-in-class"]
-# 种子的答案 / The seed's answer:
+# 本章的答案 / The seed's answer:
 #
 # > 文件工具原有的工作区硬边界（越界直接报错）被整体拆除，越界降级为「问一下用户」——硬墙变成了对讲机。教训是
 # > 评价新机制要看净效应：门禁加上了，墙却拆了。
@@ -219,8 +219,8 @@ check("A.3", prediction, LANG)
 
 # %%
 d10 = outcome("D10")
-course_d10 = run_scenario(d10.experiment.scenario, Switches.course())
-side_by_side(d10.before, course_d10, ("reference harness", "Switches.course()"), [1], LANG)
+course_d10 = as_the_course(d10.experiment.scenario)
+side_by_side(d10.before, course_d10, sides(LANG), [1], LANG)
 
 # %% [markdown]
 # ### §12-4　为什么说钩子「只能收紧，不能放松」？ / Why can hooks only tighten, never loosen?
@@ -240,7 +240,7 @@ prediction = ...  # ✎ 你的预测 / your prediction
 check("A.4", prediction, LANG)
 
 # %% [markdown] tags=["skip-in-class"]
-# 种子的答案 / The seed's answer:
+# 本章的答案 / The seed's answer:
 #
 # > 官方口径：钩子放行绕不过拒绝/询问规则；而阻断型钩子在权限求值之前就停住调用，压得过放行规则【二】。要硬性
 # > 放行或拒绝，官方指定用权限系统，钩子沉默也不等于批准。

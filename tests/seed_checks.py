@@ -66,7 +66,7 @@ def strings(source: str) -> str:
 def squeeze(text: str) -> str:
     """Without a quote's leading label and source note, emphasis and white space. The grade
     marks and attributions stay: they are part of the words."""
-    text = re.sub(r"（种子[^）]*）", "", text)
+    text = re.sub(r"（(?:种子|本章)[^）]*）", "", text)
     text = re.sub(r"^\*\*(类比|不变式|顺序不变式|安全不变量|§\d+)\*\*", "", text.strip())
     return "".join(text.replace("**", "").replace("`", "").split())
 

@@ -134,7 +134,11 @@ def test_compare_json_matches_the_table(lab):
         "as_degraded",
         "as_degraded_own_rules",
         "revision_dependent",
+        "course_ended",
     }
+    ended = {row["id"]: row["course_ended"] for row in report["rows"]}
+    assert ended["D9"]["reason"] == "crash" and "TypeError" in ended["D9"]["detail"]
+    assert ended["D12"] == {"reason": "done", "detail": ""}
     rows = {(row["id"], row["observable"]): row for row in report["rows"]}
     d26 = rows[("D26", "ran_denied_by_rule")]
     assert (d26["course"], d26["own_rules"], d26["as_degraded"]) == (False, True, False)

@@ -118,3 +118,30 @@ def test_a_grade_is_said_once_and_sources_are_clean_text(page):
     assert "beyond the seed: real streams declare tool_use" in html or lang == "zh"
     for experiment in load_all():
         assert '"s ' not in experiment.source, experiment.id  # `the API"s`: a quote slipped
+
+
+NARROW = """<script>
+const out = [];
+for (const c of document.querySelectorAll('table.claims th, table.claims td')) {
+  const t = c.textContent.trim();
+  if (!/[\\u4e00-\\u9fff]/.test(t) || t.length < 2) continue;
+  const fs = parseFloat(getComputedStyle(c).fontSize), box = c.getBoundingClientRect();
+  const lines = Math.round((box.height - 10) / (fs * 1.4));
+  if (box.width - 14 < 1.5 * fs && lines > 1) out.push(t);
+}
+document.body.setAttribute('data-narrow', JSON.stringify(out));
+</script>"""
+
+
+def test_the_zh_claims_table_never_stacks_characters_one_per_line(tmp_path, chromium):
+    """Issue 30: at 1280 px the Chinese claims table's headers stacked one character a line."""
+    from lab.experiment import run_experiment
+    from lab.views.html_report import page
+
+    report = page([run_experiment(e) for e in load_all()], "zh")
+    path = tmp_path / "report.html"
+    path.write_text(report.replace("</body>", NARROW + "</body>"), encoding="utf-8")
+    dom = chromium(tmp_path, "--window-size=1280,900", "--dump-dom", path.as_uri())
+    found = re.search(r'data-narrow="([^"]*)"', dom)
+    assert found, "the page was not measured"
+    assert json.loads(html_module.unescape(found.group(1))) == []

@@ -2,7 +2,8 @@
 from floors below, so no circle runs between packages.
 
     0 leaves    lab (its version), lab.errors, lab.lazy, lab.switches, lab.trace, lab.tool,
-                lab.source_lines, lab.user_code; lab.bilingual, lab.reading (text in two
+                lab.source_lines, lab.user_code, lab.disputes (the chapter's claims the lab
+                reads otherwise, as data); lab.bilingual, lab.reading (text in two
                 languages; a student's answer read and compared)
     1 pieces    lab.world, lab.model,             (the simulated world; the scripted model;
                 lab.course_rules                   the course's own rule set, as data)
@@ -45,6 +46,7 @@ FLOORS = [
         "lab.tool",
         "lab.source_lines",
         "lab.user_code",
+        "lab.disputes",
     },
     {"lab.bilingual", "lab.reading", "lab.language"},
     {"lab.world", "lab.model", "lab.course_rules"},
@@ -89,6 +91,7 @@ SIDEWAYS = {
     ("lab.questions", "lab.answers"),  # a question names the function that computes its answer
     ("lab.answer_key", "lab.questions"),  # the teacher's key is written from the bank
     ("lab.answer_key", "lab.predict"),  # ... with the answers shown as `check` shows them
+    ("lab.switches", "lab.disputes"),  # a switch's course note may be a disputed claim's text
     ("lab.__main__", "lab.start"),
     ("lab.start", "lab.cli"),  # Ctrl-C is caught first, then the command is loaded
 }

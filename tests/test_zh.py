@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import re
+import tempfile
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -472,3 +473,41 @@ def test_predict_on_the_command_line_asks_and_scores_in_chinese(lab, monkeypatch
     assert code == 0, err
     assert "之后？" in out and "你的预测：2 个中对了 2 个" in out
     assert english_sentences(out) == []
+
+
+# -- the notebooks' OUTPUTS, as a zh student sees them when the cells run ------------------------
+# Words of the lab's own views and pictures that must never reach a zh notebook's output.
+VIEW_WORDS = ("reference harness", "has: text only", "virtual seconds", "tray 1", "says: ")
+
+
+def notebook_outputs(source: Path) -> list[str]:
+    """Execute a notebook's source (the zh edition runs the same code cells) and return every
+    output of every code cell as plain text."""
+    import jupytext
+    from nbclient import NotebookClient
+
+    notebook = jupytext.read(source)
+    with tempfile.TemporaryDirectory(prefix="lab-zh-scan-") as folder:
+        NotebookClient(notebook, timeout=600, resources={"metadata": {"path": folder}}).execute()
+    texts = []
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            text = output.get("text") or data.get("text/html") or data.get("text/plain") or ""
+            text = "".join(text) if isinstance(text, list) else text
+            texts.append(html.unescape(re.sub(r"<[^>]+>", "\n", text)))
+    return texts
+
+
+# English runs left in a notebook's outputs (benchmarks/zh_notebook_outputs.py --show lists
+# them): code the notebook shows on purpose and wire text that stays exact. A ceiling, measured.
+OUTPUT_CEILING = {"01_conveyor_belt_M1.py": 13, "05_sockets_M5.py": 27}
+
+
+@pytest.mark.parametrize("name", sorted(OUTPUT_CEILING))
+def test_a_zh_notebook_s_outputs_carry_no_english_view_words(name):
+    texts = notebook_outputs(Path(__file__).resolve().parent.parent / "notebooks" / name)
+    shown = "\n".join(texts)
+    assert [w for w in VIEW_WORDS if w in shown] == []
+    runs = [run for text in texts for run in english_sentences(text)]
+    assert len(runs) <= OUTPUT_CEILING[name], runs

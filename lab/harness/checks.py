@@ -159,8 +159,8 @@ class OwnFrontHalf:
 
 class NoFrontHalf(OwnFrontHalf):
     """The course (s03/s04): of its own only the last two stages, the gates then
-    handler(**block.input); no validation and no tool's check stand in front (the seed says
-    an outside part does them, 被外部件代工; the lab finds none: `own_front_checks`' note)."""
+    handler(**block.input); no validation and no tool's check stand in front (the chapter says
+    an outside part does them, 被外部件代工; the lab finds none: disputed, lab/disputes.py)."""
 
     def keep(self, stages: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(name for name in stages if name not in FRONT_HALF)

@@ -10,6 +10,7 @@ from rich.table import Table
 
 from lab.compare import Row
 from lab.course_rules import PINNED, revision_dependent
+from lab.views.observable_words import named
 from lab.views.report import prose, show
 
 WORDS = {
@@ -94,7 +95,7 @@ def compare_view(preset: str, rows: list[Row], flips: dict[str, Any], lang: str)
             table.add_section()
         course = show(row.preset) + (f" {words['crash']}" if row.crashed else "")
         values = (show(row.reference), course, show(row.own_rules))
-        table.add_row(row.id, row.observable, *values, verdict(row, words))
+        table.add_row(row.id, named(row.observable, lang, cell=True), *values, verdict(row, words))
     pinned_only = revision_dependent()
     flipped = ", ".join(
         f"Switches.{name} = {value}{' †' if name in pinned_only else ''}"

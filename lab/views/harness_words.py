@@ -182,3 +182,29 @@ def question(text: str, lang: str) -> str:
     if lang != "zh" or not (found := QUESTION.match(text)):
         return text
     return f"{found[1]} {found[2]}（{reason(found[3], 'zh')}）。放行吗？[y/N]"
+
+
+# How a run ended (RunEnded.reason), glossed: the word stays, the gloss says it in Chinese.
+ENDINGS = {
+    "done": "完成",
+    "turn_limit": "到了轮数上限",
+    "api_error": "API 报错",
+    "bad_answer": "回答读不出来",
+    "crash": "崩溃",
+}
+BLOCKED = re.compile(r"^Blocked at (\w+): (.*)$", re.S)
+
+
+def ending(reason: str, lang: str) -> str:
+    """A run's end as a `lang` reader sees it: `crash（崩溃）` in zh."""
+    gloss = ENDINGS.get(reason)
+    return f"{reason}（{gloss}）" if lang == "zh" and gloss else reason
+
+
+def result_gloss(content: str, lang: str) -> str:
+    """A gloss for a tool_result the harness wrote itself (the wire text stays exact): a block
+    says at which stage and why, in Chinese; nothing for a tool's own output."""
+    found = BLOCKED.match(content) if lang == "zh" else None
+    if found is None:
+        return ""
+    return f"（在「{stage(found[1], lang)}」这一关被拦下：{reason(found[2], lang)}）"

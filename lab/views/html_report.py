@@ -60,7 +60,12 @@ h1 { font-size: 26px; } h2 { font-size: 21px; margin-top: 34px; border-bottom: 2
 table.claims { border-collapse: collapse; font-size: 14px; width: 100%; }
 table.claims th, table.claims td { border-bottom: 1px solid #e4e4e4; padding: 5px 7px;
   text-align: left; vertical-align: top; }
-table.claims td.obs { font-family: 'DejaVu Sans Mono', Menlo, monospace; font-size: 12.5px; }
+table.claims td.obs { font-family: 'DejaVu Sans Mono', Menlo, monospace; font-size: 12.5px;
+  overflow-wrap: anywhere; }
+/* short labels never break: a narrow Chinese column would stack one character per line */
+table.claims th, table.claims td:nth-child(-n+2), table.claims td:last-child {
+  white-space: nowrap; }
+table.claims td:nth-child(3) { min-width: 9em; } table.claims td.grade { min-width: 12em; }
 td.ok { color: #14822c; font-weight: bold; } .bad { color: #c01e1e; font-weight: bold; }
 section.run { margin-top: 26px; } section.run h3 { font-size: 17px; margin-bottom: 4px; }
 p.takeaway { font-style: italic; margin: 2px 0 6px; } p.note { color: #666; font-size: 12px; }

@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lab.reading import NoMoreInput, glossed, parse, same, shown, well_formed
+from lab.views.observable_words import named
 from lab.views.report import outcome_view, summary_view
 
 COLON = {"en": ": ", "zh": "："}
@@ -101,7 +102,9 @@ def read_predictions(
         mine = []
         for row in outcome.rows:
             prompt = w["ask"].format(
-                id=outcome.experiment.id, observable=row.observable, before=shown(row.before)
+                id=outcome.experiment.id,
+                observable=named(row.observable, lang),
+                before=shown(row.before),
             )
             terminal = stdin is not None and not stdin.closed and stdin.isatty()
             while True:
@@ -136,7 +139,13 @@ def predictions_view(outcome: Any, predictions: list[Any], lang: str) -> Table:
     table.add_column("")
     for row, prediction in zip(outcome.rows, predictions, strict=True):
         mark = Text("✓", "green") if same(prediction, row.after) else Text("✗", "bold red")
-        table.add_row(row.observable, shown(row.before), shown(row.after), shown(prediction), mark)
+        table.add_row(
+            named(row.observable, lang, cell=True),
+            shown(row.before),
+            shown(row.after),
+            shown(prediction),
+            mark,
+        )
     return table
 
 

@@ -20,7 +20,7 @@ from rich.text import Text
 from lab.experiment import MECHANISMS, Experiment, Outcome
 from lab.switches import Switches, switch_info, switch_names
 from lab.trace import BatchRan, Event, ToolExecuted
-from lab.views import switch_words, transcript
+from lab.views import observable_words, switch_words, transcript
 from lab.views.text_cells import ByWidth
 
 WORDS = {
@@ -230,7 +230,8 @@ def outcome_view(outcome: Outcome, lang: str = "en") -> RenderableType:
     for row in outcome.rows:
         verdict = Text(w["ok"], "green") if row.ok else Text(w["bad"], "bold red")
         expected = f"{show(row.expected_before)} → {show(row.expected_after)}"
-        table.add_row(row.observable, show(row.before), show(row.after), expected, verdict)
+        name = observable_words.named(row.observable, lang, cell=True)
+        table.add_row(name, show(row.before), show(row.after), expected, verdict)
     takeaway = f"{w['takeaway']}{w[':']}{experiment.takeaway[lang]}"
     return Group(
         prose(heading(experiment, lang), lang),
@@ -480,7 +481,7 @@ def outcomes_table(outcomes: list[Outcome], lang: str = "en") -> RenderableType:
                 experiment.id if first else "",
                 experiment.mechanism if first else "",
                 ", ".join(f"{k}={v}" for k, v in experiment.flips.items()) if first else "",
-                row.observable,
+                observable_words.named(row.observable, lang, cell=True),
                 show(row.before),
                 show(row.after),
                 verdict,

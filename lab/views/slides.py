@@ -9,6 +9,7 @@ import html
 
 from lab.experiment import MECHANISMS, Outcome
 from lab.views.html_report import grade_of
+from lab.views.observable_words import GLOSSES
 from lab.views.panorama import panorama_svg
 from lab.views.report import flips_text, show
 from lab.views.transcript import first_divergence, one_line
@@ -119,6 +120,13 @@ def title_slide(outcomes: list[Outcome], lang: str) -> str:
     )
 
 
+def observable_cell(name: str, lang: str) -> str:
+    """The observable's name, its Chinese gloss under it in the zh deck."""
+    gloss = GLOSSES.get(name) if lang == "zh" else None
+    small = f'<br><span class="part">{html.escape(gloss)}</span>' if gloss else ""
+    return html.escape(name) + small
+
+
 def rows_table(outcome: Outcome, lang: str) -> str:
     w = WORDS[lang]
     head = "".join(
@@ -129,7 +137,7 @@ def rows_table(outcome: Outcome, lang: str) -> str:
         ok = row.after == row.expected_after and row.before == row.expected_before
         mark = '<td class="ok">✓</td>' if ok else '<td class="bad">✗</td>'
         rows.append(
-            f"<tr><td>{html.escape(row.observable)}</td>"
+            f"<tr><td>{observable_cell(row.observable, lang)}</td>"
             f'<td class="value">{html.escape(one_line(show(row.before), 60))}</td>'
             f'<td class="value">{html.escape(one_line(show(row.after), 60))}</td>{mark}</tr>'
         )

@@ -4,6 +4,8 @@ here shows its English, and tests/test_zh.py fails on it."""
 
 from __future__ import annotations
 
+from lab.disputes import DISPUTED_FRONT_HALF
+
 FAULTS = {
     "trust_stop_reason": "续轮判据信声明的 stop_reason，而不看内容块：声明写着 end_turn 时"
     "到来的工具调用被丢掉。",
@@ -23,6 +25,8 @@ FAULTS = {
     "harness 执行了一个模型从未发出的调用。",
     "validate_before_gate": "关掉：门禁（钩子和权限）排在结构校验和工具自校验之前，"
     "本来就不合格的调用也要问一下用户。",
+    "own_front_checks": "关掉（课程的 s03/s04）：harness 没有自己的前半段，处理函数前面既没有"
+    "结构校验也没有工具自校验，不合法的调用先过门禁，再交给 handler(**block.input)。",
     "read_exempt_from_cap": "关掉：读文件工具的结果也和别的一样被溢写，读大文件得到一个溢写路径，"
     "读这个路径又溢写一次：自己喂自己的循环。",
     "pair_protection": "关掉：运行前被拦下的调用拿不到 tool_result，历史裁剪也会把 tool_use "
@@ -65,8 +69,10 @@ COURSE_WHY = {
     "concurrency_from_input": "无从谈起：没有并行，也就无所谓怎么决定",
     "execute_truncated_calls": "s01 执行回答里的每个 tool_use 块，从不读 stop_reason，"
     "所以被 max_tokens 截断的调用带着已到达的字段执行",
-    "validate_before_gate": "s03/s04 只实现了最后两段（先许可，再执行）：进来的路上没有东西检查"
-    "输入的外形，所以外形不对的调用也会走到 y/N 问题（D9）",
+    "validate_before_gate": "门禁之前没有任何外形检查：课程自己根本没有这类检查"
+    "（own_front_checks=False），所以每个调用都先碰到门禁，和 D9 的退化链一样；"
+    "D9 量到的问题要靠一条课程规则里从没有的询问",
+    "own_front_checks": DISPUTED_FRONT_HALF.zh,
     "read_exempt_from_cap": "无从谈起：课程把输出截断在 50,000 个字符，从不溢写",
     "pair_protection": '被拒绝的调用仍然得到 "Permission denied." 作为结果',
     "keep_partial_answers": "无从谈起：s01 从不流式，失败的 create() 不留半截回答",

@@ -200,7 +200,8 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
             return w["spilled"].format(size=e.size, path=e.path), "blue"
         case ResultAppended():
             error = " [is_error]" if e.is_error else ""
-            return w["result"].format(error=error, content=body(e.content, w, limit)), "dim"
+            content = body(e.content, w, limit) + said.result_gloss(e.content, lang)
+            return w["result"].format(error=error, content=content), "dim"
         case BatchRan():
             parallel = w["parallel"] if e.parallel else ""
             text = w["tray"].format(
@@ -213,7 +214,7 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
         case StopContinued():
             return w["stop_continued"].format(reason=e.reason), "magenta"
         case RunEnded():
-            text = w["ended"].format(reason=e.reason, detail=e.detail).rstrip()
+            text = w["ended"].format(reason=said.ending(e.reason, lang), detail=e.detail).rstrip()
             return text, "bold"
     return one_line(repr(e)), "dim"
 

@@ -1,0 +1,45 @@
+"""How much English a student of the zh edition sees in the notebooks' OUTPUTS.
+
+Executes each notebook's source (the students' edition runs the same code cells) and counts, per
+notebook, the runs of three or more English words in what its cells print or display, outside
+code and data (the detector of tests/test_zh.py). Notebook 08 runs the bench, whose report stays
+English by design, and is left out.
+
+    .venv/bin/python benchmarks/zh_notebook_outputs.py [NOTEBOOK ...] [--show]
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from test_zh import english_sentences, notebook_outputs  # noqa: E402  (the suite's own)
+
+SKIPPED = {"08_real_harnesses.py"}  # the bench speaks to harness authors, in English
+
+
+def english_runs(source: Path) -> list[str]:
+    return [run for text in notebook_outputs(source) for run in english_sentences(text)]
+
+
+def main(argv: list[str]) -> int:
+    show = "--show" in argv
+    names = [a for a in argv if not a.startswith("--")]
+    sources = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
+    sources = [s for s in sources if (s.name in names or not names) and s.name not in SKIPPED]
+    total = 0
+    for source in sources:
+        runs = english_runs(source)
+        total += len(runs)
+        print(f"{source.name:40} {len(runs):4} English runs", flush=True)
+        if show:
+            for run in runs:
+                print(f"    {run}")
+    print(f"{'total':40} {total:4}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,50 @@
+"""Chinese in the student's line of sight: every observable name, a run's end and a block the
+harness wrote carry a Chinese gloss in the zh edition; the name and the wire text stay exact."""
+
+from __future__ import annotations
+
+import pytest
+from rich.console import Console
+
+from lab.experiment import load_all, run_experiment
+from lab.observables import STANDARD
+from lab.views import harness_words
+from lab.views.observable_words import GLOSSES, named
+from lab.views.transcript import transcript
+
+EXPERIMENTS = {e.id: e for e in load_all()}
+SHOWN = sorted({name for e in EXPERIMENTS.values() for name in e.expect})
+HAN = range(0x4E00, 0xA000)
+
+
+@pytest.mark.parametrize("name", sorted(set(STANDARD) | set(SHOWN)))
+def test_every_observable_has_a_chinese_gloss(name):
+    gloss = GLOSSES.get(name, "")
+    assert any(ord(c) in HAN for c in gloss), name
+    assert named(name, "zh") == f"{name}（{gloss}）" and named(name, "en") == name
+
+
+def test_lab_run_and_compare_show_the_gloss_beside_the_name(lab):
+    code, out, _ = lab("run", "D9", "--lang", "zh")
+    assert code == 0 and "（为不合法调用问用户的次数）" in out
+    code, out, _ = lab("compare", "course", "--lang", "zh")
+    assert code == 0 and "（审计日志记下的被拒调用数）" in out
+    # a narrow Chinese column never stacks one character per line
+    assert not any(len(line.strip()) == 1 and ord(line.strip()) in HAN for line in out.split("\n"))
+
+
+@pytest.mark.parametrize("reason", ["done", "turn_limit", "api_error", "bad_answer", "crash"])
+def test_every_run_end_is_glossed(reason):
+    assert harness_words.ending(reason, "zh").startswith(f"{reason}（")
+    assert harness_words.ending(reason, "en") == reason
+
+
+def test_a_blocked_result_keeps_its_wire_text_and_gains_a_gloss():
+    outcome = run_experiment(EXPERIMENTS["D4"])
+    console = Console(width=200, record=True, color_system=None)
+    console.print(transcript(outcome.before, "zh"))
+    text = " ".join(console.export_text().split())
+    assert "Blocked at permission: Permission denied." in text  # the wire text, exact
+    assert "（在「权限判定」这一关被拦下" in text
+    assert "运行结束：done（完成）" in text
+    assert harness_words.result_gloss("Wrote 8 bytes", "zh") == ""  # a tool's own output
