@@ -28,13 +28,14 @@ from typing import Any
 import httpx2
 
 from lab.model.fake_api import TOO_LARGE
-from lab.model.framing import FrameError, TooLarge, read_body
+from lab.model.framing import FrameError, TooLarge, discard, read_body
 
 Handler = Callable[[httpx2.Request], httpx2.Response]  # a FakeMessagesAPI, usually
 
 # Headers that describe one hop's framing, not the message: each side sets its own.
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding"}
 READ_TIMEOUT = 10.0  # seconds of silence before a request is answered as incomplete
+BLANK_LINES = 8  # empty lines skipped before a request line; more are a 400
 ERROR_TYPES = {400: "invalid_request_error", 404: "not_found_error", 413: "request_too_large"}
 
 
@@ -48,15 +49,34 @@ def error_body(status: int, message: str) -> bytes:
     return json.dumps({"type": "error", "error": {"type": kind, "message": message}}).encode()
 
 
+def request_line_problem(line: bytes) -> str:
+    """Why a request line (after the empty lines skipped) cannot start a request, or ""."""
+    if line in (b"\r\n", b"\n"):
+        return f"more than {BLANK_LINES} empty lines before the request line"
+    words = line.split()
+    if not words:
+        return "empty request line"
+    if len(words) == 2:  # HTTP/0.9: no version, and no headers follow
+        return "the request line has no HTTP version"
+    return ""
+
+
 class LoopbackHTTPServer(ThreadingHTTPServer):
-    """A threading HTTP server that lets a client hang up without a traceback: a harness
-    that drops its keep-alive connection, or is killed mid-request, is nothing to report."""
+    """A threading HTTP server (a thread per connection) that prints no traceback: a harness
+    that drops its keep-alive connection, or is killed mid-request, is nothing to report, and
+    anything else a connection meets is one line on stderr (a bug of the lab, not the client's)."""
 
     def handle_error(
         self, request: socket.socket | tuple[bytes, socket.socket], client_address: Any
     ) -> None:
-        if not isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
-            super().handle_error(request, client_address)
+        error = sys.exc_info()[1]
+        if not isinstance(error, ConnectionError | TimeoutError):
+            where = ":".join(map(str, client_address)) if client_address else "a client"
+            print(
+                f"lab: the server failed on a request from {where}: "
+                f"{type(error).__name__}: {error}",
+                file=sys.stderr,
+            )
 
 
 class FakeServer:
@@ -104,20 +124,17 @@ class FakeServer:
                 raise AttributeError(name)
 
             def parse_request(self) -> bool:
+                self.command, self.requestline = "", ""  # what an answer before them logs
                 line: bytes = self.raw_requestline  # type: ignore[has-type]
-                for _ in range(8):  # empty lines before a request line are ignored (RFC 9112)
+                for _ in range(BLANK_LINES):  # empty lines before a request line (RFC 9112)
                     if line not in (b"\r\n", b"\n"):
                         break
                     line = self.raw_requestline = self.rfile.readline(65537)
-                if not line.strip():  # http.server would hang up unanswered
-                    self.send_error(400, "empty request line")
+                problem = request_line_problem(line)
+                if problem:  # answered before http.server would wait for headers or hang up
+                    self.send_error(400, problem)
                     return False
-                if not super().parse_request():
-                    return False
-                if len(self.requestline.split()) != 3:  # HTTP/0.9: no version, no headers
-                    self.send_error(400, "the request line has no HTTP version")
-                    return False
-                return True
+                return super().parse_request()
 
             def send_error(
                 self, code: int, message: str | None = None, explain: str | None = None
@@ -147,8 +164,9 @@ class FakeServer:
                 except FrameError as error:
                     self.send_json(400, error_body(400, str(error)))
                     return
-                except TooLarge:
-                    self.send_json(413, TOO_LARGE)
+                except TooLarge as too_large:
+                    self.send_json(413, TOO_LARGE)  # at once, then what is still coming is
+                    discard(self.rfile, too_large.unread)  # dropped: the client sees its answer
                     return
                 try:
                     request = httpx2.Request(
