@@ -136,3 +136,40 @@ def test_the_scripts_dropped_stream_and_stream_error_cross_the_socket_as_they_ar
             with client.messages.stream(model="m", max_tokens=5, messages=ASK) as stream:
                 stream.get_final_message()
     assert [f.error_type for f in api.faults] == ["connection_dropped", "overloaded_error"]
+
+
+def test_a_small_request_is_answered_while_a_large_history_is_judged():
+    """The large request is judged outside the server's lock: the small one, sent once the large
+    one's judging began, is answered first (the order of the answers, not their times)."""
+    api = FakeMessagesAPI(ScriptedModel(lambda request: turn("ok")))
+    judging = threading.Event()
+    answered: list[str] = []
+
+    class Watched:
+        """The fake, with a sign where a request's judging begins."""
+
+        def __call__(self, request: httpx2.Request) -> httpx2.Response:
+            return api(request)
+
+        def read_ahead(self, request: httpx2.Request) -> None:
+            if len(request.content) > 1_000_000:
+                judging.set()
+            api.read_ahead(request)
+
+    large = [{"role": ("user", "assistant")[i % 2], "content": f"m{i}"} for i in range(50_001)]
+
+    def ask(name: str, messages: list) -> None:
+        with httpx2.Client(base_url=server.url, timeout=600) as http:
+            reply = http.post(
+                "/v1/messages", json={"model": "m", "max_tokens": 5, "messages": messages}
+            )
+        answered.append(f"{name} {reply.status_code}")
+
+    with FakeServer(Watched(), read_timeout=600) as server:
+        first = threading.Thread(target=ask, args=("large", large))
+        first.start()
+        assert judging.wait(timeout=600), "the large request never reached the fake"
+        ask("small", ASK)
+        first.join()
+    assert answered == ["small 200", "large 200"]
+    assert api.model.calls == 2 and api.rejections == []

@@ -30,7 +30,7 @@ from lab.model.script import (
 )
 from lab.model.sse import encode_dropped_stream, encode_error_stream, encode_stream
 from lab.model.threads import CREATE_ONLY, Thread, ThreadError, Threads
-from lab.model.validation import INVALID
+from lab.model.validation import INVALID, HistoryCheck
 
 MESSAGES_PATH = "/v1/messages"  # under any prefix a client adds (`/anthropic/v1/messages`)
 MODELS_PATH = "/v1/models"
@@ -51,6 +51,31 @@ TOO_LARGE_MESSAGE = "Request exceeds the maximum size"
 # (github.com/anthropics/claude-code/issues/14567), has no request_id and no top-level type.
 TOO_LARGE = b'{"error":{"type":"request_too_large","message":"Request exceeds the maximum size"}}'
 DROPPED = "peer closed connection without sending complete message body (incomplete chunked read)"
+
+
+READ_AHEAD = "lab.read_ahead"  # the request extension that carries what read_ahead judged
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A history judged: the checked history it extends, its messages beyond it, its
+    encoding, the rule walker after them and the first problem they revealed (None: passed)."""
+
+    base: Checked
+    new: list
+    encoded: bytes
+    check: HistoryCheck
+    problem: str | None
+
+
+@dataclass(frozen=True)
+class Read:
+    """A request read by the fake before it touches anything it keeps: the body (None: not a
+    JSON object), why it is refused (status, error type, message), and its judged history."""
+
+    body: dict | None
+    refused: tuple[int, str, str] | None = None
+    judged: Judged | None = None
 
 
 @dataclass(frozen=True)
@@ -140,19 +165,48 @@ class FakeMessagesAPI:
             return self._probe(path)
         return self._reject(None, 404, "not_found_error", f"Not found: {request.method} {path}")
 
-    def _create_message(self, request: httpx2.Request) -> httpx2.Response:
+    def read_ahead(self, request: httpx2.Request) -> None:
+        """Read and judge a POST to the messages path now, touching nothing the fake keeps: a
+        server that answers one request at a time calls this first, outside its lock, so a
+        large history is judged while other requests are answered; its answer (`self(request)`,
+        under the lock) then only plays what was read here."""
+        path = request.url.path.rstrip("/")
+        if request.method == "POST" and path.endswith(MESSAGES_PATH):
+            request.extensions[READ_AHEAD] = self._read(request)
+
+    def _read(self, request: httpx2.Request) -> Read:
+        """The request as the fake judges it on its own: parsed, its shape checked, and (unless
+        it continues a thread, judged against the thread it resumes) its history judged where it
+        goes beyond the last history that passed. A verdict never depends on what was judged
+        before, so the snapshot taken here judges as well as a later one."""
         if len(request.content) > MAX_REQUEST_BYTES:  # Cloudflare's answer, as over loopback
-            self.rejections.append(Rejection(None, 413, "request_too_large", TOO_LARGE_MESSAGE))
-            return self._answer(413, {"content-type": "application/json"}, content=TOO_LARGE)
+            return Read(None, (413, "request_too_large", TOO_LARGE_MESSAGE))
         try:  # jiter (the SDK's own JSON parser): fast, and it refuses nesting deeper than 200
             body = jiter.from_json(request.content)
         except ValueError as error:
-            return self._reject(None, 400, INVALID, f"The request body is not valid JSON: {error}")
+            return Read(None, (400, INVALID, f"The request body is not valid JSON: {error}"))
         if not isinstance(body, dict):
-            return self._reject(None, 400, INVALID, "request body must be a JSON object")
+            return Read(None, (400, INVALID, "request body must be a JSON object"))
         problem = body_problem(body)
         if problem:
-            return self._reject(self.requests.record(body), 400, INVALID, problem)
+            return Read(body, (400, INVALID, problem))
+        if (body.get("thread") or {}).get("type") == "continue":
+            return Read(body)  # only the new turn: judged against its thread when answered
+        encoded = encode(body["messages"])
+        base, new = self._extends(body["messages"], None, encoded)
+        check = base.check.copy()
+        return Read(body, judged=Judged(base, new, encoded, check, check.take(new)))
+
+    def _create_message(self, request: httpx2.Request) -> httpx2.Response:
+        read = request.extensions.pop(READ_AHEAD, None) or self._read(request)
+        body = read.body
+        if read.refused is not None:
+            status, kind, message = read.refused
+            if status == 413:
+                self.rejections.append(Rejection(None, status, kind, message))
+                return self._answer(413, {"content-type": "application/json"}, content=TOO_LARGE)
+            return self._reject(None if body is None else self.requests.record(body), *read.refused)
+        assert body is not None  # a body that was read and not refused
 
         thread = body.get("thread") or {}
         resumed = self.threads.resume(body) if thread.get("type") == "continue" else None
@@ -163,17 +217,15 @@ class FakeMessagesAPI:
             )
         kept = resumed.kept if resumed else {k: body[k] for k in CREATE_ONLY if k in body}
         body = {**body, **kept}
-        encoded = encode(body["messages"])
-        base, new = self._extends(body["messages"], resumed, encoded)
-        view = base.view.extended(new)
+        judged = read.judged or self._judge_continued(body["messages"], resumed)
+        view = judged.base.view.extended(judged.new)
         index = self.requests.record(body, view)
-        check = base.check.copy()
-        problem = check.take(new)
-        if problem:
-            return self._reject(index, 400, INVALID, problem)
+        if judged.problem:
+            return self._reject(index, 400, INVALID, judged.problem)
+        encoded = judged.encoded
         if resumed is not None:  # the history the thread holds, not only what was sent
             encoded = encode(view.messages())
-        self._checked = Checked(view, check, encoded)
+        self._checked = Checked(view, judged.check, encoded)
 
         self._request_size = len(request.content)
         answered = len(self.replies)
@@ -181,6 +233,12 @@ class FakeMessagesAPI:
         if thread and len(self.replies) > answered:
             self._hold_thread(self.replies[-1], self._checked, kept, resumed)
         return response
+
+    def _judge_continued(self, messages: list, resumed: Thread | None) -> Judged:
+        """A thread's new turn, judged after the history the thread holds."""
+        base, new = self._extends(messages, resumed, b"")
+        check = base.check.copy()
+        return Judged(base, new, b"", check, check.take(new))
 
     def _extends(
         self, messages: list, resumed: Thread | None, encoded: bytes
@@ -190,8 +248,9 @@ class FakeMessagesAPI:
         is not judged again."""
         if resumed is not None:  # a `continue` sends only the new turn
             return resumed.checked, messages
-        known = self._checked.shared_prefix(encoded)
-        return (self._checked if known else Checked.empty()), messages[known:]
+        checked = self._checked  # read once: another request may be answered meanwhile
+        known = checked.shared_prefix(encoded)
+        return (checked if known else Checked.empty()), messages[known:]
 
     def _hold_thread(
         self, reply: dict, checked: Checked, kept: dict, resumed: Thread | None

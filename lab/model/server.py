@@ -88,7 +88,10 @@ class FakeServer:
         as incomplete (or let go)."""
         self.api = api
         self.read_timeout = read_timeout
-        self.lock = threading.Lock()  # the API answers one request at a time
+        # The API answers one request at a time (its script, ids and histories are one
+        # conversation's state); what an API can read and judge alone (`read_ahead`) is done
+        # before the lock, so a small request never waits while a large one is judged.
+        self.lock = threading.Lock()
         self.httpd = LoopbackHTTPServer(("127.0.0.1", port), self.handler_class())
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         # A short poll: `shutdown` waits for it, and a probe ends one server per trial.
@@ -100,12 +103,15 @@ class FakeServer:
     def call_api(self, request: httpx2.Request) -> httpx2.Response:
         """The API's answer; an API that raises is a bug of the lab, answered as a 500 that
         names it (and counted by benchmarks/fuzz_requests.py), never a dropped connection."""
-        with self.lock:
-            try:
+        read_ahead = getattr(self.api, "read_ahead", None)  # a Recorder forwards it
+        try:
+            if read_ahead is not None:  # outside the lock: a large body is judged meanwhile
+                read_ahead(request)
+            with self.lock:
                 return self.api(request)
-            except Exception as error:  # noqa: BLE001 (whatever it is, the client gets a line)
-                message = f"the fake API failed: {type(error).__name__}: {error}"
-                return httpx2.Response(500, content=error_body(500, message))
+        except Exception as error:  # noqa: BLE001 (whatever it is, the client gets a line)
+            message = f"the fake API failed: {type(error).__name__}: {error}"
+            return httpx2.Response(500, content=error_body(500, message))
 
     def handler_class(self) -> type[BaseHTTPRequestHandler]:
         server = self

@@ -57,6 +57,7 @@ class Recorder:
 
     def __call__(self, request: httpx2.Request) -> httpx2.Response:
         arrived = time.monotonic() - self._started  # before the lock: when the harness asked
+        body = parse_body(request.content)  # before the lock too: a large body takes a while
         with self._lock:
             before = len(self.played)
             response = self.api(request)
@@ -73,7 +74,7 @@ class Recorder:
                 number=len(self.exchanges) + 1,
                 method=request.method,
                 path=request.url.path + query,
-                body=parse_body(request.content),
+                body=body,
                 status=response.status_code,
                 answer=answer,
                 played=played,
