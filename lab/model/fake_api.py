@@ -155,6 +155,15 @@ class FakeMessagesAPI:
         self._checked = Checked.empty()  # the last history that passed: the next may extend it
         self._request_size = 0  # bytes of the request being answered
 
+    def forget(self) -> None:
+        """Drop the record of the requests answered so far (`requests`, `replies`,
+        `rejections`, `faults`, `cut_calls`), keeping the conversation's state (the history
+        that passed last, the threads, the script): a server that lasts, whose log reads each
+        answer as it is given (`lab serve`), keeps nothing per request."""
+        self.requests = RequestLog()
+        for record in (self.replies, self.rejections, self.faults, self.cut_calls):
+            record.clear()
+
     # ------------------------------------------------------------ the endpoint
 
     def __call__(self, request: httpx2.Request) -> httpx2.Response:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,10 +30,11 @@ from typing import Any, Protocol
 
 from lab.bilingual import Words
 from lab.probe.conversation import Played
-from lab.probe.trial import Exchange, Exit, Setting, Trial, result_text
+from lab.probe.trial import Exchange, Exit, Setting, Trial, result_text, short
 from lab.user_code import run_file
 
 IDLE = 30.0  # seconds without a request after which --until-done stops
+KEPT = 100  # a run's requests kept whole for its verdict; the later ones are counted
 
 GREETING = "Hello from the lab's fake Messages API."
 
@@ -75,7 +77,7 @@ class Runs:
         self.make = make
         self.replay = replay
         self.current = make()
-        self.log: list[Played] = []  # every run's record, in order (the Recorder reads it)
+        self.log: deque[Played] = deque(maxlen=1)  # the newest record (the Recorder reads it)
         self.number = 1
         self.unreplayed = 0
 
@@ -106,18 +108,20 @@ class Greeter:
     """No script: every request gets the same short text answer (used up once it was given)."""
 
     def __init__(self) -> None:
-        self.log: list = []
+        self.log: deque[Played] = deque(maxlen=1)  # the newest record (the Recorder reads it)
+        self.answered = 0
 
     @property
     def consumed(self) -> bool:
-        return bool(self.log)
+        return self.answered > 0
 
     def __call__(self, request: Any) -> Any:
         from lab.model import turn
         from lab.probe.conversation import Played
 
         step = turn(GREETING)
-        self.log.append(Played(len(self.log), None, 1, "answer", step, request.stream, False))
+        self.log.append(Played(self.answered, None, 1, "answer", step, request.stream, False))
+        self.answered += 1
         return step
 
 
@@ -260,31 +264,86 @@ def judged(served: Served, exchanges: list[Exchange], new_files: list[str]) -> d
 BAD_GRADES = ("broken", "fail", "non-strict", "not reached")  # a run that exits 1
 
 
+def run_status(result: dict[str, Any]) -> int:
+    """A run's exit status: 1 when its script was not consumed, a request was rejected or its
+    case's grade is bad; else 0."""
+    bad = (
+        not result["script_consumed"]
+        or result["rejections"]
+        or result.get("case", {}).get("grade") in BAD_GRADES
+    )
+    return 1 if bad else 0
+
+
+@dataclass
+class RunRecord:
+    """One run's requests as its verdict needs them, bounded however long the run: the first
+    KEPT whole (a run plays its script at its start, and the case's judge reads them), the
+    later ones counted, with the lines of those rejected or faulted (the first KEPT of each,
+    the others counted in `not_listed`)."""
+
+    kept: list[Exchange] = field(default_factory=list)
+    later: int = 0  # requests past the kept ones
+    later_lines: dict[str, list[str]] = field(
+        default_factory=lambda: {"rejections": [], "faults": []}
+    )
+    not_listed: dict[str, int] = field(default_factory=lambda: {"rejections": 0, "faults": 0})
+
+    def add(self, exchange: Exchange) -> None:
+        if len(self.kept) < KEPT:
+            self.kept.append(exchange)
+            return
+        self.later += 1
+        fault = exchange.played is not None and exchange.played.kind == "fault"
+        kind = "rejections" if exchange.rejected else "faults" if fault else None
+        if kind is None:
+            return
+        if len(self.later_lines[kind]) < KEPT:
+            self.later_lines[kind].append(short(exchange.line(), 400))
+        else:
+            self.not_listed[kind] += 1
+
+    def summary(self, consumed: bool) -> dict[str, Any]:
+        from lab.probe.recorder import summary
+
+        result = summary(self.kept, consumed)
+        if self.later:  # said only when it happened: a run's usual verdict is unchanged
+            result["requests"] += self.later
+            for kind, lines in self.later_lines.items():
+                result[kind] += lines
+            result["judged_on"] = f"its first {len(self.kept)} requests (the later ones counted)"
+            if any(self.not_listed.values()):
+                result["not_listed"] = dict(self.not_listed)
+        return result
+
+
 @dataclass
 class Watch:
-    """The runs of one `lab serve`: where each begins in the request log, and their verdicts."""
+    """The runs of one `lab serve`: the current run's record, each run's verdict as it ends,
+    and the exit status so far (nothing kept per request or per run beyond the current one)."""
 
     served: Served
     log: Log
     folder: Path = field(default_factory=Path.cwd)
-    results: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.start, self.run, self.noted = 0, 1, False
+        self.run, self.noted, self.status = 1, False, 0
+        self.record = RunRecord()
         self.before = folder_files(self.folder)
         self.last_request: float | None = None  # the idle clock starts at the first request
 
     def idle_for(self) -> float:
         return 0.0 if self.last_request is None else time.monotonic() - self.last_request
 
-    def exchange(self, exchanges: list[Exchange]) -> None:
-        """A request was answered (the last of `exchanges`); a new run ends the previous."""
+    def exchange(self, exchange: Exchange) -> None:
+        """A request was answered; one that begins a new run ends the previous."""
         self.last_request = time.monotonic()
         number = getattr(self.served.responder, "number", 1)
         if number != self.run:
-            self.finish(exchanges[:-1], consumed=True)
-            self.start, self.run = len(exchanges) - 1, number
-        self.log.exchange(exchanges[-1])
+            self.finish(consumed=True)
+            self.record, self.run = RunRecord(), number
+        self.record.add(exchange)
+        self.log.exchange(exchange)
         if getattr(self.served.responder, "unreplayed", 0) and not self.noted:
             self.noted = True
             self.log.say(
@@ -296,29 +355,16 @@ class Watch:
                 )
             )
 
-    def finish(self, exchanges: list[Exchange], consumed: bool) -> None:
-        from lab.probe.recorder import summary
-
-        ours = exchanges[self.start :]
-        result = summary(ours, consumed)
+    def finish(self, consumed: bool) -> None:
+        result = self.record.summary(consumed)
         if self.served.case is not None:
             new_files = sorted(folder_files(self.folder) - self.before)
-            result["case"] = judged(self.served, ours, new_files)
+            result["case"] = judged(self.served, self.record.kept, new_files)
         if getattr(self.served.responder, "replay", False):
             result["run"] = self.run
             self.log.say(Words(f"run {self.run}:", f"第 {self.run} 次运行："))
-        self.results.append(result)
+        self.status = max(self.status, run_status(result))
         self.log.verdict(result)
-
-    @property
-    def status(self) -> int:
-        bad = any(
-            not r["script_consumed"]
-            or r["rejections"]
-            or r.get("case", {}).get("grade") in BAD_GRADES
-            for r in self.results
-        )
-        return 1 if bad else 0
 
 
 def serve_command(
@@ -330,21 +376,15 @@ def serve_command(
     replay: bool = False,
     idle: float = IDLE,
 ) -> int:
-    from lab.model import FakeMessagesAPI, ScriptedModel
-    from lab.probe.recorder import Recorder
-
     served = resolve(ident, call, replay)
     done = threading.Event()
     watch = Watch(served, log)
-    recorder = Recorder(FakeMessagesAPI(ScriptedModel(served.responder)), served.responder.log)
 
     def logged(exchange: Exchange) -> None:
-        watch.exchange(recorder.exchanges)
         if until_done and served.consumed and not replay:
             done.set()
 
-    recorder.on_exchange = logged
-    server = loopback_server(recorder, port)
+    server = loopback_server(answering(served, watch, logged), port)
     previous = signal.signal(signal.SIGTERM, lambda *_: done.set())
     try:
         with server:
@@ -364,8 +404,25 @@ def serve_command(
             finish_answers()
     finally:
         signal.signal(signal.SIGTERM, previous)
-    watch.finish(recorder.exchanges, served.consumed)
+    watch.finish(served.consumed)
     return watch.status
+
+
+def answering(served: Served, watch: Watch, then: Callable[[Exchange], None]) -> Any:
+    """The fake API that answers for `lab serve`: each exchange goes to `watch`, then to `then`,
+    and nothing is kept per request (the Recorder keeps no exchange, the fake forgets each one
+    once it was logged), so a server that answers for days stays the size it started."""
+    from lab.model import FakeMessagesAPI, ScriptedModel
+    from lab.probe.recorder import Recorder
+
+    api = FakeMessagesAPI(ScriptedModel(served.responder))
+
+    def logged(exchange: Exchange) -> None:
+        api.forget()  # the exchange holds what lab serve reads
+        watch.exchange(exchange)
+        then(exchange)
+
+    return Recorder(api, served.responder.log, logged, keep=False)
 
 
 def loopback_server(api: Any, port: int) -> Any:
