@@ -8,9 +8,13 @@ answer produces it; and an answer whose byte stream breaks off (a dropped-stream
 with the socket closed before the terminating chunk, which is what a dropped stream is.
 
 Nothing a client sends knocks it over: every request gets an answer shaped like the API's
-(JSON, `{"type": "error", "error": {...}}`), whatever its method, headers or framing. A broken
-frame is a 400 naming the problem (lab/model/framing.py), a body over 32 MB a 413, a body that
-stops arriving a 400 once `read_timeout` seconds pass with nothing more.
+(JSON, `{"type": "error", "error": {...}}`), whatever its method, headers or framing, and no
+traceback is printed. A broken frame is a 400 naming the problem (lab/model/framing.py; an
+HTTP/0.9 line or more than 8 empty lines before the request line, at once), a body over 32 MB a
+413 (at once when its Content-Length says so), a body that stops arriving a 400 once
+`read_timeout` seconds pass with nothing more. Each connection has its own thread; the API
+answers one request at a time, but what it can judge alone (`read_ahead`: a large history) is
+judged before that lock, so a small request never waits behind a large one.
 """
 
 from __future__ import annotations

@@ -15,6 +15,10 @@ the harness hung up, or once `--idle` seconds (default 30) passed without a requ
 first: a harness that stops early does not keep it waiting. Exit status 0 when the script was
 consumed, no request was rejected and no case verdict is fail, broken, non-strict or not
 reached; else 1. What it prints is lab/views/serve.py's.
+
+It lasts: what it keeps is bounded by count, not by the requests it answered (a run's first
+KEPT requests whole for its verdict, the later ones counted; the fake forgets each request once
+it was logged; nothing kept per run but the current one's record and the exit status so far).
 """
 
 from __future__ import annotations
