@@ -322,3 +322,33 @@ def test_a_long_run_keeps_a_bounded_record_and_counts_the_rest(tmp_path: Path):
     assert f"rejections: {many // 2}; faults: 0" in verdict_lines(verdict, False)[0]
     assert verdict["judged_on"] == f"its first {KEPT} requests (the later ones counted)"
     assert watch.status == 1  # the rejected requests fail the run, kept or counted
+
+
+def test_a_run_that_goes_on_past_its_script_keeps_a_bounded_record_and_stays_consumed(
+    tmp_path: Path,
+):
+    import httpx2
+
+    from lab.probe.serve import KEPT, Watch, answering
+
+    served = resolve("P1", None)
+    printed = Printed()
+    watch = Watch(served, printed, folder=tmp_path)
+    recorder = answering(served, watch, lambda exchange: None)
+    http = httpx2.Client(transport=httpx2.MockTransport(recorder))
+    with anthropic.Anthropic(
+        base_url="http://127.0.0.1", api_key="k", max_retries=0, http_client=http
+    ) as client:
+        two_requests(client)  # the script, answered to its end
+        assert served.consumed
+        tools = [{"name": "read_file", "input_schema": {"type": "object"}}]
+        for _ in range(3 * KEPT):  # new conversations: the healthy answers, again and again
+            client.messages.create(
+                model="m", max_tokens=64, messages=[{"role": "user", "content": "hi"}], tools=tools
+            )
+    record = served.responder.current.log
+    assert len(record) <= 2 * KEPT and served.consumed and served.responder.unreplayed
+    watch.finish(served.consumed)
+    (verdict,) = printed.verdicts
+    assert verdict["requests"] == 3 * KEPT + 2 and verdict["script_consumed"] is True
+    assert verdict["rejections"] == [] and len(watch.record.kept) == KEPT

@@ -75,7 +75,8 @@ class Runs:
     """The served script, from the top again for each new run (`replay`): a run ends once its
     script was answered to the end, and the next request that stands at its start (a new
     conversation) begins the next run. Without `replay` that request gets the healthy answers,
-    and `unreplayed` counts it."""
+    and `unreplayed` counts it. A run that goes on past its script's end keeps the newest KEPT
+    records of its responder (it stays consumed: that is decided before any is let go)."""
 
     def __init__(self, make: Callable[[], Any], replay: bool) -> None:
         self.make = make
@@ -84,10 +85,12 @@ class Runs:
         self.log: deque[Played] = deque(maxlen=1)  # the newest record (the Recorder reads it)
         self.number = 1
         self.unreplayed = 0
+        self.was_consumed = False  # the current run's script was answered to its end
 
     @property
     def consumed(self) -> bool:
-        return bool(self.current.consumed)
+        self.was_consumed = self.was_consumed or bool(self.current.consumed)
+        return self.was_consumed
 
     @property
     def stages(self) -> Any:
@@ -101,10 +104,14 @@ class Runs:
         if self.starts_over(request):
             if self.replay:
                 self.current, self.number = self.make(), self.number + 1
+                self.was_consumed = False
             else:
                 self.unreplayed += 1
         step = self.current(request)
-        self.log.append(self.current.log[-1])
+        record = self.current.log
+        self.log.append(record[-1])
+        if len(record) > 2 * KEPT and self.consumed:  # a run past its script: bounded
+            del record[:-KEPT]
         return step
 
 
