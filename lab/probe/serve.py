@@ -75,8 +75,8 @@ class Runs:
     """The served script, from the top again for each new run (`replay`): a run ends once its
     script was answered to the end, and the next request that stands at its start (a new
     conversation) begins the next run. Without `replay` that request gets the healthy answers,
-    and `unreplayed` counts it. A run that goes on past its script's end keeps the newest KEPT
-    records of its responder (it stays consumed: that is decided before any is let go)."""
+    and `unreplayed` counts it. A run that goes on past its script's end keeps at most 2 x KEPT
+    of its responder's records, the newest (it stays consumed: decided before any is let go)."""
 
     def __init__(self, make: Callable[[], Any], replay: bool) -> None:
         self.make = make
