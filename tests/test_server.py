@@ -9,6 +9,7 @@ import httpx2
 import pytest
 
 from lab.model import FakeMessagesAPI, ScriptedModel, tool_use, turn
+from lab.model.fake_api import READ_AHEAD
 from lab.model.server import FakeServer
 
 ASK = [{"role": "user", "content": "hi"}]
@@ -140,23 +141,29 @@ def test_the_scripts_dropped_stream_and_stream_error_cross_the_socket_as_they_ar
 
 def test_a_small_request_is_answered_while_a_large_history_is_judged():
     """The large request is judged outside the server's lock: the small one, sent once the large
-    one's judging began, is answered first (the order of the answers, not their times)."""
+    one's judging began, is answered while the large one is held there (the order of the
+    answers, not their times). A server that judged under its lock could not answer the small
+    one: the hold would give up after a minute and say so."""
     api = FakeMessagesAPI(ScriptedModel(lambda request: turn("ok")))
-    judging = threading.Event()
+    judging, small_answered = threading.Event(), threading.Event()
     answered: list[str] = []
+    read: list = []
 
-    class Watched:
-        """The fake, with a sign where a request's judging begins."""
+    class Held:
+        """The fake, whose judging of the large request waits until the small one is answered."""
 
         def __call__(self, request: httpx2.Request) -> httpx2.Response:
             return api(request)
 
         def read_ahead(self, request: httpx2.Request) -> None:
-            if len(request.content) > 1_000_000:
+            if len(request.content) > 10_000:
                 judging.set()
+                if not small_answered.wait(timeout=60):
+                    answered.append("the small request was not answered within 60 s")
             api.read_ahead(request)
+            read.append(request.extensions.get(READ_AHEAD))
 
-    large = [{"role": ("user", "assistant")[i % 2], "content": f"m{i}"} for i in range(50_001)]
+    large = [{"role": ("user", "assistant")[i % 2], "content": f"m{i}"} for i in range(2_001)]
 
     def ask(name: str, messages: list) -> None:
         with httpx2.Client(base_url=server.url, timeout=600) as http:
@@ -165,11 +172,15 @@ def test_a_small_request_is_answered_while_a_large_history_is_judged():
             )
         answered.append(f"{name} {reply.status_code}")
 
-    with FakeServer(Watched(), read_timeout=600) as server:
+    with FakeServer(Held(), read_timeout=600) as server:
         first = threading.Thread(target=ask, args=("large", large))
         first.start()
         assert judging.wait(timeout=600), "the large request never reached the fake"
         ask("small", ASK)
+        small_answered.set()
         first.join()
     assert answered == ["small 200", "large 200"]
     assert api.model.calls == 2 and api.rejections == []
+    # What read_ahead did outside the lock is the judging: the whole large history, passed.
+    (large_read,) = [r for r in read if len(r.body["messages"]) == len(large)]
+    assert large_read.judged.new == large and large_read.judged.problem is None
