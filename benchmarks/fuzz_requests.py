@@ -1,5 +1,6 @@
 """The request fuzz over loopback, beyond the CI profile: bodies and HTTP frames thrown at one
-loopback FakeServer (lab/testing/request_fuzz.py), and what came back.
+loopback FakeServer (lab/testing/request_fuzz.py), and what came back. The bodies carry signed
+thinking blocks, images in tool results and thinking settings, and break issue 28's rules.
 
     .venv/bin/python benchmarks/fuzz_requests.py                      # 6,000 bodies, 4,500 frames
     .venv/bin/python benchmarks/fuzz_requests.py --bodies 200 --frames 200 --seed 7

@@ -18,8 +18,12 @@ from lab.model import (
     turn,
     validate_messages,
 )
+from lab.model.signing import SIGNER
 
 # ---------------------------------------------------------------- history builders
+
+# The first bytes of a PNG file, base64: what a tool returning a screenshot sends.
+PNG_SOURCE = {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgoAAAANSUhEUg=="}
 
 
 def user(*content):
@@ -572,13 +576,13 @@ def test_what_peers_send_is_accepted():
                 said("fix it") | {"cache_control": cached},
             ),
             system("Reply in English."),
-            assistant(
-                {"type": "thinking", "thinking": "hm", "signature": "s"},
-                {"type": "redacted_thinking", "data": "xyz"},
+            assistant(  # thinking the fake itself signed: a forged one is refused
+                {"type": "thinking", "thinking": "hm", "signature": SIGNER.sign("hm")},
+                {"type": "redacted_thinking", "data": SIGNER.seal("xyz")},
                 call("toolu_a"),
             ),
             user(
-                result("toolu_a", [said("ok"), {"type": "image", "source": {}}])
+                result("toolu_a", [said("ok"), {"type": "image", "source": PNG_SOURCE}])
                 | {"is_error": False},
                 {"type": "document", "source": {"type": "text", "data": "d"}},
             ),
@@ -593,10 +597,19 @@ def test_what_peers_send_is_accepted():
 def test_every_block_type_the_sdk_declares_is_accepted():
     from lab.model.request_shape import BLOCK_TYPES, SYSTEM_BLOCK_TYPES, message_problem
 
-    judged = {"text": said("x"), "tool_use": call("toolu_a"), "tool_result": result("toolu_a")}
+    judged = {
+        "text": said("x"),
+        "tool_use": call("toolu_a"),
+        "tool_result": result("toolu_a"),
+        "thinking": {"type": "thinking", "thinking": "t", "signature": SIGNER.sign("t")},
+        "redacted_thinking": {"type": "redacted_thinking", "data": SIGNER.seal("r")},
+        "image": {"type": "image", "source": PNG_SOURCE},
+        "server_tool_use": {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search"}
+        | {"input": {}},
+    }
     assert len(BLOCK_TYPES) > 20 and "redacted_thinking" in BLOCK_TYPES
     for tag in BLOCK_TYPES:
-        block = judged.get(tag, {"type": tag})  # only the lab's three blocks are judged closely
+        block = judged.get(tag, {"type": tag})  # only the lab's blocks above are judged closely
         for role in ("user", "assistant"):
             assert message_problem(0, {"role": role, "content": [block]}) is None, (tag, role)
     for tag in SYSTEM_BLOCK_TYPES:
@@ -609,6 +622,10 @@ def test_every_block_type_the_sdk_declares_is_accepted():
         ("TextBlock", "BetaTextBlockParam"),
         ("ToolUseBlock", "BetaToolUseBlockParam"),
         ("ToolResultBlock", "BetaToolResultBlockParam"),
+        ("ThinkingBlock", "BetaThinkingBlockParam"),
+        ("RedactedThinkingBlock", "BetaRedactedThinkingBlockParam"),
+        ("ImageBlock", "BetaImageBlockParam"),
+        ("ServerToolUseBlock", "BetaServerToolUseBlockParam"),
         ("CustomTool", "BetaToolParam"),
         ("SystemMessage", "BetaSystemMessageParam"),
     ],

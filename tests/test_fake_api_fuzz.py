@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from lab.model import FakeMessagesAPI, ScriptedModel, tool_use, turn
 from lab.model.request_shape import BLOCK_TYPES, KNOWN_FIELDS, TOOL_TYPES
 from lab.model.server import FakeServer
+from lab.model.signing import SIGNER
 
 ERROR_TYPES = {"invalid_request_error", "not_found_error"}
 # A fuzzed request may run the script: a responder always has a turn, so an exhausted script
@@ -210,7 +211,7 @@ FULL = {
         {
             "role": "assistant",
             "content": [
-                {"type": "thinking", "thinking": "hm", "signature": "s"},
+                {"type": "thinking", "thinking": "hm", "signature": SIGNER.sign("hm")},
                 {"type": "text", "text": "Looking."},
                 {"type": "tool_use", "id": "toolu_1", "name": "bash", "input": {"c": "ls"}},
             ],

@@ -14,3 +14,13 @@ def test_bodies_and_frames_over_loopback_are_all_answered_and_judged_alike():
     # The mix reached every kind of answer it is meant to: accepted, refused, not found, too
     # large, and http.server's own refusals (a request line or headers too long).
     assert {200, 400, 404, 413, 414, 431} <= set(tally.statuses), tally.statuses
+    # Thinking and image blocks were among the bodies, and their rules were met.
+    met = " ".join(tally.refusals)
+    for rule in (
+        "Expected `thinking`",
+        "thinking blocks",
+        "image.source",
+        "budget_tokens",
+        "must define tools",
+    ):
+        assert rule in met, (rule, tally.refusals)

@@ -14,10 +14,11 @@ from lab.model import FakeMessagesAPI, ScriptedModel, tool_use, turn, validate_m
 from lab.model.history import RequestLog
 
 URL = "http://fake-anthropic.lab/v1/messages"
+TOOLS = [{"name": "bash", "input_schema": {"type": "object"}}]  # tool blocks need tools
 
 
 def post(api, messages, **fields):
-    body = {"model": "m", "max_tokens": 9, "messages": messages, **fields}
+    body = {"model": "m", "max_tokens": 9, "messages": messages, "tools": TOOLS, **fields}
     return api(httpx2.Request("POST", URL, content=json.dumps(body).encode()))
 
 

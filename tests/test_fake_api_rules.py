@@ -37,7 +37,7 @@ def called(*content):
 
 def answer(**body):
     api = FakeMessagesAPI(ScriptedModel(lambda request: turn("ok")))
-    full = {"model": "m", "max_tokens": 9, "messages": asked(said("hi")), **body}
+    full = {"model": "m", "max_tokens": 9, "messages": asked(said("hi")), "tools": [TOOL], **body}
     response = api(httpx2.Request("POST", URL, content=json.dumps(full).encode()))
     return response.status_code, response.json().get("error", {}).get("message")
 

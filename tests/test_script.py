@@ -8,11 +8,17 @@ from lab.model import (
     ScriptedModel,
     ScriptExhausted,
     Turn,
+    cut_inside,
     cut_off,
+    paused,
+    redacted_thinking,
     scripted_client,
+    server_tool_use,
     text,
+    thinking,
     tool_use,
     turn,
+    web_search_result,
 )
 
 
@@ -186,3 +192,39 @@ def test_an_experiment_with_a_cut_off_that_cuts_nothing_is_a_load_error_in_one_l
         f"{path}:3: ValueError: cut_off: keep_chars=50 cuts nothing of an input JSON of "
         "11 characters (use 0 to 10)"
     )
+
+
+def test_server_tool_calls_get_srvtoolu_ids_and_their_results_answer_them():
+    model = ScriptedModel(
+        [
+            paused(server_tool_use(), web_search_result("https://a.example"), tool_use("bash")),
+            turn(server_tool_use(id="srvtoolu_mine"), web_search_result(), server_tool_use()),
+        ]
+    )
+    first, second = model.respond(_request()), model.respond(_request(1))
+    assert first.declared == "pause_turn"
+    assert [b.get("id") or b.get("tool_use_id") for b in first.blocks] == [
+        "srvtoolu_001",
+        "srvtoolu_001",
+        "toolu_001",
+    ]
+    # An id the script gives is kept; the numbering goes on over the model's whole life.
+    assert [b.get("id") or b.get("tool_use_id") for b in second.blocks] == [
+        "srvtoolu_mine",
+        "srvtoolu_mine",
+        "srvtoolu_002",
+    ]
+
+
+def test_thinking_blocks_are_left_for_the_fake_to_sign():
+    assert thinking("hm") == {"type": "thinking", "thinking": "hm"}
+    assert redacted_thinking("x") == {"type": "redacted_thinking", "text": "x"}
+    step = ScriptedModel([turn(thinking("hm"), text("a"))]).respond(_request())
+    assert "signature" not in step.blocks[0] and step.declared == "end_turn"
+
+
+def test_cut_inside_cuts_within_the_last_value_and_refuses_what_cut_off_refuses():
+    step = cut_inside(turn(tool_use("bash", {"command": "ls", "dry_run": True})))
+    assert step.keep_chars == len('{"command": "ls", "dry_run": true}') - 2
+    with pytest.raises(ValueError, match="follows the cut call"):
+        cut_inside(turn(tool_use("bash", {"a": "bb"}), text("after")))

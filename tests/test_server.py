@@ -184,3 +184,34 @@ def test_a_small_request_is_answered_while_a_large_history_is_judged():
     # What read_ahead did outside the lock is the judging: the whole large history, passed.
     (large_read,) = [r for r in read if len(r.body["messages"]) == len(large)]
     assert large_read.judged.new == large and large_read.judged.problem is None
+
+
+def test_read_ahead_judges_the_headers_and_the_request_rules_and_keeps_nothing():
+    """Issue 28's rules are judged in read_ahead too (outside the server's lock): a header, a
+    body rule and a rule that needs the history each come back as read_ahead's verdict, while
+    the fake's records stay empty; the answer under the lock then gives that verdict."""
+    api = FakeMessagesAPI(ScriptedModel(lambda request: turn("ok")))
+    credentials = {"x-api-key": "k", "anthropic-version": "2023-06-01"}
+    call = {"type": "tool_use", "id": "toolu_1", "name": "bash", "input": {"cmd": "ls"}}
+    loop = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": [call]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1"}]},
+    ]
+    cases = [  # (headers, body fields, the start of the refusal)
+        ({"x-api-key": "k"}, {}, "anthropic-version: header is required"),
+        (credentials, {"temperature": 0.5, "top_p": 0.9}, "`temperature` and `top_p`"),
+        (credentials, {"messages": loop}, "Requests which include tool_use or tool_result"),
+    ]
+    for headers, fields, refusal in cases:
+        body = {"model": "m", "max_tokens": 5, "messages": ASK} | fields
+        request = httpx2.Request("POST", "http://lab/v1/messages", json=body, headers=headers)
+        api.read_ahead(request)
+        read = request.extensions[READ_AHEAD]
+        problem = read.refused[2] if read.refused else read.judged.problem
+        assert problem.startswith(refusal)
+        assert len(api.requests) == 0 and api.rejections == [] and api.model.calls == 0
+        answer = api(request)
+        assert (answer.status_code, answer.json()["error"]["message"]) == (400, problem)
+        api.forget()
+    assert api.model.calls == 0

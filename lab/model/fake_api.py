@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import httpx2
@@ -12,6 +12,13 @@ import jiter
 
 from lab.model.framing import MAX_REQUEST_BYTES
 from lab.model.history import Checked, RequestLog, encode
+from lab.model.request_rules import (
+    body_rule_problem,
+    header_problem,
+    history_rule_problem,
+    thinking_budget,
+    thinking_mode,
+)
 from lab.model.request_shape import body_problem
 from lab.model.script import (
     ApiError,
@@ -27,13 +34,18 @@ from lab.model.script import (
     cut_input,
     message_id,
     numbered_id,
+    thinking,
+    turn_of,
 )
+from lab.model.signing import SIGNER, Signer
 from lab.model.sse import encode_dropped_stream, encode_error_stream, encode_stream
 from lab.model.threads import CREATE_ONLY, Thread, ThreadError, Threads
-from lab.model.validation import INVALID, HistoryCheck
+from lab.model.validation import INVALID, THINKING, HistoryCheck
 
 MESSAGES_PATH = "/v1/messages"  # under any prefix a client adds (`/anthropic/v1/messages`)
+COUNT_PATH = "/v1/messages/count_tokens"
 MODELS_PATH = "/v1/models"
+NOT_FOUND = "Not found"  # the real 404's text for a path it does not serve
 SSE = {"content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache"}
 # The HTTP status the real API gives each error type (an error event in a stream has none).
 ERROR_STATUS = {
@@ -115,6 +127,41 @@ def complete_fields(cut_json: str) -> dict:
     return parsed if isinstance(parsed, dict) else {}
 
 
+def whole_parameters(cut_json: str, whole: dict) -> dict:
+    """The input a non-streamed answer carries when max_tokens cut its tool call: the
+    parameters whose whole value arrived before the cut, in order. The API buffers each tool
+    parameter until it is complete (anthropics/anthropic-sdk-python#794), so a cut parameter
+    is missing entirely, a cut list or object too (docs/api-rules.md, "cut calls")."""
+    items = list(whole.items())
+    kept: dict = {}
+    for n, (key, value) in enumerate(items):
+        through = json.dumps(dict(items[: n + 1]))[:-1]  # the object's text up to this value
+        if not cut_json.startswith(through):
+            break
+        kept[key] = value
+    return kept
+
+
+# What a model with a thinking budget thinks when its script says nothing of it.
+UNSCRIPTED_THOUGHT = "The script gives no thinking for this answer."
+
+
+def thinking_first(step: Step) -> Step:
+    """`step` as a model with a thinking budget answers it: every answer starts with thinking,
+    so a scripted turn without one gets one first (a fault's block positions move with it)."""
+    turn = turn_of(step)
+    if turn is None or any(b.get("type") in THINKING for b in turn.blocks):
+        return step
+    thought = Turn((thinking(UNSCRIPTED_THOUGHT), *turn.blocks), turn.stop_reason)
+    if isinstance(step, StreamError):
+        return replace(step, turn=thought, after_blocks=step.after_blocks + 1)
+    if isinstance(step, StreamDropped):
+        return replace(step, turn=thought, block=step.block + 1)
+    if isinstance(step, CutOff):
+        return replace(step, turn=thought)
+    return thought
+
+
 class DroppedBody(httpx2.SyncByteStream):
     """A response body that delivers its bytes event by event, then loses the connection."""
 
@@ -137,9 +184,12 @@ class FakeMessagesAPI:
     disagrees with its content.
     """
 
-    def __init__(self, model: ScriptedModel, *, model_name: str = "claude-lab-1") -> None:
+    def __init__(
+        self, model: ScriptedModel, *, model_name: str = "claude-lab-1", signer: Signer = SIGNER
+    ) -> None:
         self.model = model
         self.model_name = model_name
+        self.signer = signer  # signs the thinking blocks it sends, checks those sent back
         # Each request as the API understood it: a thread `continue` carries the history it
         # resumed and the thread's tools. Compact: see RequestLog.
         self.requests = RequestLog()
@@ -152,7 +202,8 @@ class FakeMessagesAPI:
         self._responses = 0  # numbers the request-id header of every answer
         self._messages_begun = 0  # numbers the message ids, failed streams included
         self.threads = Threads()
-        self._checked = Checked.empty()  # the last history that passed: the next may extend it
+        # The last history that passed: the next may extend it.
+        self._checked = Checked.empty(signer)
         self._request_size = 0  # bytes of the request being answered
 
     def forget(self) -> None:
@@ -170,9 +221,13 @@ class FakeMessagesAPI:
         path = request.url.path.rstrip("/")
         if request.method == "POST" and path.endswith(MESSAGES_PATH):
             return self._create_message(request)
-        if request.method in ("GET", "HEAD"):
-            return self._probe(path)
-        return self._reject(None, 404, "not_found_error", f"Not found: {request.method} {path}")
+        if request.method == "POST" and path.endswith(COUNT_PATH):
+            return self._count_tokens(request)
+        if request.method == "GET" and (path.endswith(MODELS_PATH) or f"{MODELS_PATH}/" in path):
+            return self._models(path)
+        if request.method == "HEAD" or (request.method == "GET" and path in ("", "/v1")):
+            return self._health()
+        return self._reject(None, 404, "not_found_error", NOT_FOUND)
 
     def read_ahead(self, request: httpx2.Request) -> None:
         """Read and judge a POST to the messages path now, touching nothing the fake keeps: a
@@ -183,38 +238,64 @@ class FakeMessagesAPI:
         if request.method == "POST" and path.endswith(MESSAGES_PATH):
             request.extensions[READ_AHEAD] = self._read(request)
 
-    def _read(self, request: httpx2.Request) -> Read:
-        """The request as the fake judges it on its own: parsed, its shape checked, and (unless
-        it continues a thread, judged against the thread it resumes) its history judged where it
-        goes beyond the last history that passed. A verdict never depends on what was judged
-        before, so the snapshot taken here judges as well as a later one."""
+    def _parse(self, request: httpx2.Request) -> Read:
+        """The request's JSON object, or why it is refused (its size, headers, JSON)."""
         if len(request.content) > MAX_REQUEST_BYTES:  # Cloudflare's answer, as over loopback
             return Read(None, (413, "request_too_large", TOO_LARGE_MESSAGE))
+        problem = header_problem(request.headers)
+        if problem:
+            return Read(None, (400, INVALID, problem))
         try:  # jiter (the SDK's own JSON parser): fast, and it refuses nesting deeper than 200
             body = jiter.from_json(request.content)
         except ValueError as error:
             return Read(None, (400, INVALID, f"The request body is not valid JSON: {error}"))
         if not isinstance(body, dict):
             return Read(None, (400, INVALID, "request body must be a JSON object"))
-        problem = body_problem(body)
+        return Read(body)
+
+    def _read(self, request: httpx2.Request) -> Read:
+        """The request as the fake judges it on its own: parsed, its headers, shape and rules
+        checked, and (unless it continues a thread, judged against the thread it resumes) its
+        history judged where it goes beyond the last history that passed. A verdict never
+        depends on what was judged before, so the snapshot taken here judges as well as a
+        later one."""
+        read = self._parse(request)
+        body = read.body
+        if body is None:
+            return read
+        problem = body_problem(body) or body_rule_problem(body)
         if problem:
             return Read(body, (400, INVALID, problem))
         if (body.get("thread") or {}).get("type") == "continue":
-            return Read(body)  # only the new turn: judged against its thread when answered
+            return read  # only the new turn: judged against its thread when answered
         encoded = encode(body["messages"])
         base, new = self._extends(body["messages"], None, encoded)
+        return Read(body, judged=self._judge(body, base, new, encoded))
+
+    def _judge(self, body: dict, base: Checked, new: list, encoded: bytes) -> Judged:
+        """The messages beyond `base` judged, then the rules that need the body and the
+        whole history (tools for tool blocks, the cache breakpoints)."""
         check = base.check.copy()
-        return Read(body, judged=Judged(base, new, encoded, check, check.take(new)))
+        problem = check.take(new, thinking_mode(body)) or history_rule_problem(
+            body, check.tool_blocks, check.cache_marks
+        )
+        return Judged(base, new, encoded, check, problem)
+
+    def _refuse(self, read: Read) -> httpx2.Response:
+        """The answer to a request `_read` refused (a 413 is Cloudflare's, not the API's)."""
+        assert read.refused is not None
+        status, kind, message = read.refused
+        if status == 413:
+            self.rejections.append(Rejection(None, status, kind, message))
+            return self._answer(413, {"content-type": "application/json"}, content=TOO_LARGE)
+        index = None if read.body is None else self.requests.record(read.body)
+        return self._reject(index, status, kind, message)
 
     def _create_message(self, request: httpx2.Request) -> httpx2.Response:
         read = request.extensions.pop(READ_AHEAD, None) or self._read(request)
-        body = read.body
         if read.refused is not None:
-            status, kind, message = read.refused
-            if status == 413:
-                self.rejections.append(Rejection(None, status, kind, message))
-                return self._answer(413, {"content-type": "application/json"}, content=TOO_LARGE)
-            return self._reject(None if body is None else self.requests.record(body), *read.refused)
+            return self._refuse(read)
+        body = read.body
         assert body is not None  # a body that was read and not refused
 
         thread = body.get("thread") or {}
@@ -226,7 +307,7 @@ class FakeMessagesAPI:
             )
         kept = resumed.kept if resumed else {k: body[k] for k in CREATE_ONLY if k in body}
         body = {**body, **kept}
-        judged = read.judged or self._judge_continued(body["messages"], resumed)
+        judged = read.judged or self._judge_continued(body, resumed)
         view = judged.base.view.extended(judged.new)
         index = self.requests.record(body, view)
         if judged.problem:
@@ -243,11 +324,11 @@ class FakeMessagesAPI:
             self._hold_thread(self.replies[-1], self._checked, kept, resumed)
         return response
 
-    def _judge_continued(self, messages: list, resumed: Thread | None) -> Judged:
-        """A thread's new turn, judged after the history the thread holds."""
-        base, new = self._extends(messages, resumed, b"")
-        check = base.check.copy()
-        return Judged(base, new, b"", check, check.take(new))
+    def _judge_continued(self, body: dict, resumed: Thread | None) -> Judged:
+        """A thread's new turn, judged after the history the thread holds (`body` carries
+        the thread's create-only fields, its tools among them)."""
+        base, new = self._extends(body["messages"], resumed, b"")
+        return self._judge(body, base, new, b"")
 
     def _extends(
         self, messages: list, resumed: Thread | None, encoded: bytes
@@ -259,7 +340,7 @@ class FakeMessagesAPI:
             return resumed.checked, messages
         checked = self._checked  # read once: another request may be answered meanwhile
         known = checked.shared_prefix(encoded)
-        return (checked if known else Checked.empty()), messages[known:]
+        return (checked if known else Checked.empty(self.signer)), messages[known:]
 
     def _hold_thread(
         self, reply: dict, checked: Checked, kept: dict, resumed: Thread | None
@@ -271,19 +352,52 @@ class FakeMessagesAPI:
         if resumed is not None:
             resumed.continued = True
 
-    def _probe(self, path: str) -> httpx2.Response:
-        """GET/HEAD: the model list a client may ask for, and a plain answer to a health probe."""
-        model = {
+    # ------------------------------------------------------------ the endpoints beside it
+
+    def _count_tokens(self, request: httpx2.Request) -> httpx2.Response:
+        """`POST /v1/messages/count_tokens`: the request judged as a message request would be
+        (without `max_tokens`, which it may not carry), then a deterministic count in the real
+        shape. It never plays the script and never changes what the fake remembers."""
+        read = self._parse(request)
+        if read.refused is not None:
+            return self._refuse(read)
+        body = read.body
+        assert body is not None  # a body that was parsed and not refused
+        if "max_tokens" in body:
+            return self._reject(None, 400, INVALID, "max_tokens: Extra inputs are not permitted")
+        judged = {**body, "max_tokens": 1}  # the shape's required field, never read when counting
+        problem = body_problem(judged) or body_rule_problem(judged, counting=True)
+        if not problem:  # the whole history, from nothing: counting remembers none
+            empty = Checked.empty(self.signer)
+            problem = self._judge(body, empty, body["messages"], b"").problem
+        if problem:
+            return self._reject(None, 400, INVALID, problem)
+        counted = {k: body.get(k) for k in ("system", "tools", "messages")}
+        return self._answer(200, {}, json={"input_tokens": _tokens(counted)})
+
+    def _model_info(self) -> dict:
+        return {
             "type": "model",
             "id": self.model_name,
             "display_name": "Scripted lab model",
             "created_at": "2026-01-01T00:00:00Z",
         }
+
+    def _models(self, path: str) -> httpx2.Response:
+        """`GET /v1/models` (one model, the one it plays) and `GET /v1/models/{id}`."""
+        model = self._model_info()
         if path.endswith(MODELS_PATH):
             listing = {"data": [model], "first_id": model["id"], "last_id": model["id"]}
             return self._answer(200, {}, json={**listing, "has_more": False})
-        if path.endswith(f"{MODELS_PATH}/{self.model_name}"):
+        asked = path.split(f"{MODELS_PATH}/", 1)[-1]
+        if asked == self.model_name:
             return self._answer(200, {}, json=model)
+        # The real answer for an unknown model (anthropics/anthropic-sdk-typescript#690).
+        return self._reject(None, 404, "not_found_error", f"model: {asked}")
+
+    def _health(self) -> httpx2.Response:
+        """A health probe (HEAD anywhere, GET of the root): a plain 200, so a client that
+        checks the server before it starts does start. The lab's own courtesy, not the API's."""
         return self._answer(200, {}, json={"type": "fake_messages_api", "model": self.model_name})
 
     def _play(self, index: int, body: dict) -> httpx2.Response:
@@ -299,6 +413,8 @@ class FakeMessagesAPI:
             step: Step = self.model.respond(model_request)
         except ScriptExhausted as exhausted:
             step = ApiError(500, "api_error", str(exhausted))
+        if thinking_budget(body):
+            step = thinking_first(step)
         plays: dict[type, Callable[..., httpx2.Response]] = {
             Turn: self._turn,
             ApiError: self._fault,
@@ -349,15 +465,27 @@ class FakeMessagesAPI:
         blocks = [dict(block) for block in step.turn.blocks]
         last = blocks[-1]  # a tool_use: CutOff refuses any other shape
         cut = cut_input(last)[: step.keep_chars]
-        last.update(raw_json=cut, input=complete_fields(cut))
+        # Streamed: the cut text itself. Not streamed: the parameters that were whole (a
+        # scripted raw_json is no object's text: then what a lenient parse completes).
+        whole = complete_fields(cut) if "raw_json" in last else whole_parameters(cut, last["input"])
+        last.update(raw_json=cut, input=whole)
         self.cut_calls.append(last["id"])
         return self._turn(index, Turn(tuple(blocks), "max_tokens"), stream, messages)
 
     # ------------------------------------------------------------ building answers
 
+    def _signed(self, block: dict) -> dict:
+        """A thinking block with this fake's signature, a redacted one sealed (as the real API
+        does: only the API can make a block it will take back)."""
+        if block["type"] == "thinking" and block.get("signature") is None:
+            return {**block, "signature": self.signer.sign(block["thinking"])}
+        if block["type"] == "redacted_thinking" and block.get("data") is None:
+            return {"type": "redacted_thinking", "data": self.signer.seal(block["text"])}
+        return block
+
     def _message(self, step: Turn, messages: list) -> dict:
         self._messages_begun += 1
-        content = [dict(block) for block in step.blocks]
+        content = [self._signed(dict(block)) for block in step.blocks]
         return {
             "id": message_id(self._messages_begun),
             "type": "message",

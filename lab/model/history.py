@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
+from lab.model.signing import SIGNER, Signer
 from lab.model.validation import HistoryCheck
 
 LIST_HEAD = 5  # marshal's list header: its type byte (flags included) and a 4-byte length
@@ -69,8 +70,8 @@ class Checked:
     encoded: bytes = b""  # `encode(view.messages())`; empty: unknown, so nothing is shared
 
     @staticmethod
-    def empty() -> Checked:
-        return Checked(View.of([]), HistoryCheck(), encode([]))
+    def empty(signer: Signer = SIGNER) -> Checked:
+        return Checked(View.of([]), HistoryCheck(signer), encode([]))
 
     def shared_prefix(self, encoded: bytes) -> int:
         """How many messages of a request whose message list encodes to `encoded` this view

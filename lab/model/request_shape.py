@@ -6,8 +6,9 @@ the dotted path of the first error, a tagged union's tag included:
 `tools.0.custom.input_schema: Field required`, `response_format: Extra inputs are not permitted`.
 So the shapes below are pydantic types, and a problem is reported the same way.
 
-Only what the lab reads is judged closely (the request's scalars, the messages, text, tool_use
-and tool_result blocks, custom tools). Every other block type, tool type and top-level field
+Only what the lab reads is judged closely (the request's scalars and thinking configuration,
+the messages, text, tool_use, tool_result, thinking, redacted_thinking, image and server_tool_use
+blocks, custom tools). Every other block type, tool type and top-level field
 that the installed SDK's (beta) param types declare is accepted as it comes: the fake must take
 whatever a real client may send, and judge only what the lab needs.
 """
@@ -72,15 +73,21 @@ def _others(tags: tuple[str, ...], *judged: str) -> Any:
     return Literal[tuple(t for t in tags if t not in judged)]
 
 
+# The block types judged closely below; every other type the SDK declares passes on its tag.
+JUDGED_BLOCKS = (
+    *("text", "tool_use", "tool_result", "thinking", "redacted_thinking", "image"),
+    "server_tool_use",
+)
+
 if TYPE_CHECKING:  # the Literals are read off the installed SDK: a checker sees a tag
     OtherBlockType: TypeAlias = str
     OtherSystemBlockType: TypeAlias = str
     OtherResultBlockType: TypeAlias = str
     OtherToolType: TypeAlias = str
 else:
-    OtherBlockType = _others(BLOCK_TYPES, "text", "tool_use", "tool_result")
+    OtherBlockType = _others(BLOCK_TYPES, *JUDGED_BLOCKS)
     OtherSystemBlockType = _others(SYSTEM_BLOCK_TYPES, "text")
-    OtherResultBlockType = _others(RESULT_BLOCK_TYPES, "text")
+    OtherResultBlockType = _others(RESULT_BLOCK_TYPES, "text", "image")
     OtherToolType = _others(TOOL_TYPES, "custom")
 
 
@@ -98,8 +105,13 @@ def _text_shorthand(value: object) -> object:
 # The real API's patterns, as its pydantic answers quote them (docs/api-rules.md).
 TOOL_NAME_PATTERN = "^[a-zA-Z0-9_-]{1,128}$"
 TOOL_USE_ID_PATTERN = "^[a-zA-Z0-9_-]+$"
+SERVER_TOOL_USE_ID_PATTERN = "^srvtoolu_[a-zA-Z0-9_]+$"
 ToolName = Annotated[StrictStr, Field(max_length=128, pattern=TOOL_NAME_PATTERN)]
 ToolUseId = Annotated[StrictStr, Field(pattern=TOOL_USE_ID_PATTERN)]
+ServerToolUseId = Annotated[StrictStr, Field(pattern=SERVER_TOOL_USE_ID_PATTERN)]
+# The image types the API reads (pydantic's Literal error lists them as the real answer does).
+ImageMediaType = Literal["image/jpeg", "image/png", "image/gif", "image/webp"]
+Unit = Annotated[float, Field(ge=0, le=1)]  # temperature and top_p
 # Not an object: pydantic's own "Input should be a valid dictionary" (null is declared optional).
 CacheControl = dict[str, object] | None
 
@@ -130,13 +142,56 @@ class ToolUseBlock(TypedDict):
     toolset_name: NotRequired[object]
 
 
+@pydantic.with_config(STRICT)
+class ThinkingBlock(TypedDict):
+    type: Literal["thinking"]
+    thinking: StrictStr
+    signature: StrictStr
+
+
+@pydantic.with_config(STRICT)
+class RedactedThinkingBlock(TypedDict):
+    type: Literal["redacted_thinking"]
+    data: StrictStr
+
+
+@pydantic.with_config(STRICT)
+class ServerToolUseBlock(TypedDict):
+    type: Literal["server_tool_use"]
+    id: ServerToolUseId
+    name: StrictStr
+    input: dict[str, object]
+    cache_control: NotRequired[CacheControl]
+    caller: NotRequired[object]
+
+
+@pydantic.with_config(STRICT)
+class Base64Source(TypedDict):
+    type: Literal["base64"]
+    media_type: ImageMediaType
+    data: StrictStr
+
+
+@pydantic.with_config(OPEN)
+class OtherImageSource(TypedDict):
+    type: Literal["url", "file"]
+
+
+@pydantic.with_config(STRICT)
+class ImageBlock(TypedDict):
+    type: Literal["image"]
+    source: Annotated[Base64Source | OtherImageSource, Field(discriminator="type")]
+    cache_control: NotRequired[CacheControl]
+    transformations: NotRequired[object]
+
+
 @pydantic.with_config(OPEN)
 class OtherResultBlock(TypedDict):
     type: OtherResultBlockType
 
 
 ResultContent = Annotated[
-    list[Annotated[TextBlock | OtherResultBlock, Field(discriminator="type")]],
+    list[Annotated[TextBlock | ImageBlock | OtherResultBlock, Field(discriminator="type")]],
     BeforeValidator(_text_shorthand),
 ]
 
@@ -161,13 +216,18 @@ class OtherSystemBlock(TypedDict):
     type: OtherSystemBlockType
 
 
+Block = (
+    TextBlock
+    | ToolUseBlock
+    | ToolResultBlock
+    | ThinkingBlock
+    | RedactedThinkingBlock
+    | ImageBlock
+    | ServerToolUseBlock
+    | OtherBlock
+)
 Content = Annotated[
-    list[
-        Annotated[
-            TextBlock | ToolUseBlock | ToolResultBlock | OtherBlock, Field(discriminator="type")
-        ]
-    ],
-    BeforeValidator(_text_shorthand),
+    list[Annotated[Block, Field(discriminator="type")]], BeforeValidator(_text_shorthand)
 ]
 SystemContent = Annotated[
     list[Annotated[TextBlock | OtherSystemBlock, Field(discriminator="type")]],
@@ -244,6 +304,29 @@ class ToolChoiceNone(TypedDict):
 
 
 @pydantic.with_config(STRICT)
+class ThinkingEnabled(TypedDict):
+    type: Literal["enabled"]
+    budget_tokens: Annotated[StrictInt, Field(ge=1024)]
+    display: NotRequired[Literal["summarized", "omitted"] | None]
+
+
+@pydantic.with_config(STRICT)
+class ThinkingAdaptive(TypedDict):
+    type: Literal["adaptive"]
+    display: NotRequired[Literal["summarized", "omitted"] | None]
+
+
+@pydantic.with_config(STRICT)
+class ThinkingDisabled(TypedDict):
+    type: Literal["disabled"]
+
+
+Thinking = Annotated[
+    ThinkingEnabled | ThinkingAdaptive | ThinkingDisabled, Field(discriminator="type")
+]
+
+
+@pydantic.with_config(STRICT)
 class ThreadCreate(TypedDict):
     type: Literal["create"]
 
@@ -272,8 +355,9 @@ class Request(TypedDict):
     thread: NotRequired[
         Annotated[ThreadCreate | ThreadContinue, Field(discriminator="type")] | None
     ]
-    temperature: NotRequired[float]
-    top_p: NotRequired[float]
+    thinking: NotRequired[Thinking | None]
+    temperature: NotRequired[Unit]
+    top_p: NotRequired[Unit]
     top_k: NotRequired[StrictInt]
 
 

@@ -16,17 +16,23 @@ __all__ = [
     "StreamDropped",
     "StreamError",
     "Turn",
+    "cut_inside",
     "cut_off",
     "overloaded",
+    "paused",
     "proxy_error",
     "rate_limited",
+    "redacted_thinking",
     "server_error",
+    "server_tool_use",
     "stream_dropped",
     "stream_error",
     "text",
+    "thinking",
     "tool_use",
     "turn",
     "turn_of",
+    "web_search_result",
 ]
 
 import json
@@ -50,6 +56,36 @@ def tool_use(
     model answer with broken tool JSON); a non-streamed answer cannot carry it."""
     block = {"type": "tool_use", "id": id, "name": name, "input": input or {}}
     return block if raw_json is None else {**block, "raw_json": raw_json}
+
+
+def thinking(s: str) -> dict:
+    """A thinking block. The fake signs it when it sends it (lab/model/signing.py) and refuses
+    it back changed, as the real API does; `signature` is left for the fake to fill in."""
+    return {"type": "thinking", "thinking": s}
+
+
+def redacted_thinking(s: str = "reasoning the safety systems withheld") -> dict:
+    """A redacted_thinking block: the fake seals `s` into its opaque `data` when it sends it."""
+    return {"type": "redacted_thinking", "text": s}
+
+
+def server_tool_use(
+    name: str = "web_search", input: dict | None = None, *, id: str | None = None
+) -> dict:
+    """A call of a server tool the API runs itself (web search). Leave `id` out to get
+    `srvtoolu_001`, ...: the API's own ids start with `srvtoolu_`."""
+    return {"type": "server_tool_use", "id": id, "name": name, "input": input or {}}
+
+
+def web_search_result(*urls: str, tool_use_id: str | None = None) -> dict:
+    """The result block of a web search, one hit per url. Leave `tool_use_id` out to answer
+    the server_tool_use right before it in the turn."""
+    hits = [
+        {"type": "web_search_result", "url": url, "title": url, "encrypted_content": "e"}
+        | {"page_age": None}
+        for url in urls
+    ]
+    return {"type": "web_search_tool_result", "tool_use_id": tool_use_id, "content": hits}
 
 
 def numbered_id(prefix: str, n: int) -> str:
@@ -93,6 +129,12 @@ class Turn:
 def turn(*blocks: dict | str, stop_reason: str | None = None) -> Turn:
     """Build a Turn; a plain string is shorthand for a text block."""
     return Turn(tuple(text(b) if isinstance(b, str) else b for b in blocks), stop_reason)
+
+
+def paused(*blocks: dict | str) -> Turn:
+    """A turn the API paused inside a server-tool loop (stop_reason `pause_turn`): the harness
+    is to send it back as it came, for the API to go on where it stopped."""
+    return turn(*blocks, stop_reason="pause_turn")
 
 
 # ---------------------------------------------------------------- faults
@@ -211,6 +253,14 @@ def cut_off(turn: Turn, keep_chars: int = 20) -> CutOff:
     return CutOff(turn, keep_chars)
 
 
+def cut_inside(turn: Turn) -> CutOff:
+    """A turn cut by max_tokens inside the value of its last call's last parameter: streamed,
+    the input JSON that arrived cannot be parsed; not streamed, that parameter is missing."""
+    last = turn.blocks[-1] if turn.blocks else {}
+    whole = len(cut_input(last)) if last.get("type") == "tool_use" else 0
+    return CutOff(turn, max(0, whole - 2))  # CutOff says why when the turn cannot be cut
+
+
 @dataclass(frozen=True)
 class ModelRequest:
     """What a responder sees of one model call (index = 0-based number of the call)."""
@@ -257,6 +307,7 @@ class ScriptedModel:
             self._steps = list(script)
         self._position = 0  # next list step to play
         self._ids_given = 0  # tool_use ids assigned so far, over the model's whole life
+        self._server_ids_given = 0  # server_tool_use ids, likewise
         self.calls = 0
 
     def respond(self, request: ModelRequest) -> Step:
@@ -281,11 +332,20 @@ class ScriptedModel:
     def _fill_ids(self, step: Turn) -> Turn:
         # Copy the blocks: the script itself stays untouched, so it can be replayed.
         blocks = []
+        server_call = None  # the last server_tool_use id: what a result without one answers
         for block in step.blocks:
             block = dict(block)
-            if block.get("type") == "tool_use" and block.get("id") is None:
+            kind = block.get("type")
+            if kind == "tool_use" and block.get("id") is None:
                 self._ids_given += 1
                 block["id"] = tool_use_id(self._ids_given)
+            if kind == "server_tool_use":
+                if block.get("id") is None:
+                    self._server_ids_given += 1
+                    block["id"] = numbered_id("srvtoolu", self._server_ids_given)
+                server_call = block["id"]
+            if kind == "web_search_tool_result" and block.get("tool_use_id") is None:
+                block["tool_use_id"] = server_call
             blocks.append(block)
         return Turn(tuple(blocks), step.stop_reason)
 

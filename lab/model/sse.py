@@ -35,10 +35,43 @@ def _tool_deltas(block: dict) -> list[dict]:
     return [{"type": "input_json_delta", "partial_json": piece} for piece in pieces]
 
 
+def _server_tool_start(block: dict) -> dict:
+    return {**_tool_start(block), "type": "server_tool_use"}
+
+
+def _thinking_start(block: dict) -> dict:
+    return {"type": "thinking", "thinking": "", "signature": ""}
+
+
+def _thinking_deltas(block: dict) -> list[dict]:
+    # The text first, then its signature, in one signature_delta just before the block stops.
+    pieces = [{"type": "thinking_delta", "thinking": piece} for piece in split(block["thinking"])]
+    return [*pieces, {"type": "signature_delta", "signature": block["signature"]}]
+
+
+def _whole(block: dict) -> dict:
+    return block  # sent whole in content_block_start: a redacted blob, a search's results
+
+
+def _none(block: dict) -> list[dict]:
+    return []
+
+
 # block type -> (the block as content_block_start shows it, the deltas that fill it in)
 BLOCK_EVENTS: dict[str, tuple[Callable[[dict], dict], Callable[[dict], list[dict]]]] = {
     "text": (_text_start, _text_deltas),
     "tool_use": (_tool_start, _tool_deltas),
+    "thinking": (_thinking_start, _thinking_deltas),
+    "redacted_thinking": (_whole, _none),
+    "server_tool_use": (_server_tool_start, _tool_deltas),
+    "web_search_tool_result": (_whole, _none),
+}
+# delta type -> the key holding its text (what a dropped stream cuts)
+DELTA_TEXT = {
+    "text_delta": "text",
+    "input_json_delta": "partial_json",
+    "thinking_delta": "thinking",
+    "signature_delta": "signature",
 }
 
 
@@ -114,7 +147,7 @@ def _cut_deltas(deltas: list[dict], chars: int) -> list[dict]:
     """The deltas as they arrived before the cut: `chars` characters of their text in all."""
     kept = []
     for delta in deltas:
-        key = "partial_json" if delta["type"] == "input_json_delta" else "text"
+        key = DELTA_TEXT[delta["type"]]
         piece = delta[key][: max(chars, 0)]
         if not piece:
             break

@@ -22,6 +22,7 @@ import http.client
 import io
 import json
 import random
+import re
 import socket
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -32,6 +33,7 @@ import httpx2
 from lab.model import FakeMessagesAPI, ScriptedModel, tool_use, turn
 from lab.model.framing import MAX_REQUEST_BYTES
 from lab.model.server import FakeServer
+from lab.model.signing import SIGNER
 
 Rng = random.Random
 ANSWER = turn("ok", tool_use("bash", {"command": "ls"}))
@@ -46,6 +48,15 @@ def fresh_api() -> FakeMessagesAPI:
 # ---------------------------------------------------------------- bodies
 
 
+# The first bytes of a PNG file: an image a tool returns (a screenshot).
+PNG = {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgoAAAANSUhEUg=="}
+
+
+def _thought(n: int) -> dict:
+    text = f"Step {n}: run it."
+    return {"type": "thinking", "thinking": text, "signature": SIGNER.sign(text)}
+
+
 def _conversation(rng: Rng, turns: int) -> list[dict]:
     messages: list[dict] = [{"role": "user", "content": "go"}]
     for n in range(turns):
@@ -53,11 +64,18 @@ def _conversation(rng: Rng, turns: int) -> list[dict]:
         result: dict = {"type": "tool_result", "tool_use_id": f"toolu_{n}", "content": "ok"}
         if rng.random() < 0.5:
             result["is_error"] = rng.random() < 0.5
+        if rng.random() < 0.3:  # a tool that returns a screenshot
+            result["content"] = [{"type": "text", "text": "shot"}, {"type": "image", "source": PNG}]
+        said = [{"type": "text", "text": "Running."}, call]
+        thinking = [_thought(n)] if rng.random() < 0.4 else []  # the answer of a thinking model
         messages += [
-            {"role": "assistant", "content": [{"type": "text", "text": "Running."}, call]},
+            {"role": "assistant", "content": [*thinking, *said]},
             {"role": "user", "content": [result]},
         ]
     return messages
+
+
+THINKING_ON = {"thinking": {"type": "enabled", "budget_tokens": 1024}, "max_tokens": 2048}
 
 
 def _body(messages: list, **fields: object) -> dict:
@@ -113,7 +131,8 @@ class Bodies:
             message = rng.choice(messages)
             message.update(dict(reversed(list(message.items()))))
         cut = rng.randint(1, len(messages)) if rng.random() < 0.3 else len(messages)
-        return json.dumps(_body(messages[:cut])).encode()
+        thinking = THINKING_ON if rng.random() < 0.3 else {}
+        return json.dumps(_body(messages[:cut], **thinking)).encode()
 
     def wrong(self) -> bytes:
         body = _body(copy.deepcopy(self.history), stream=self.rng.random() < 0.3)
@@ -136,6 +155,10 @@ def _said(text: str) -> dict:
     return {"type": "text", "text": text}
 
 
+def _image(media_type: str, data: str = PNG["data"]) -> dict:
+    return {"type": "image", "source": {"type": "base64", "media_type": media_type, "data": data}}
+
+
 def _call(id: str = "toolu_9") -> dict:
     return {"type": "tool_use", "id": id, "name": "bash", "input": {}}
 
@@ -154,6 +177,21 @@ RULE_BREAKERS: list[Callable[[list], dict]] = [
     lambda h: _body(h, metadata=["user"]),
     lambda h: _body([*h, {"role": "assistant", "content": "So "}]),
     lambda h: _body(h, thread={"type": "continue", "previous_message_id": "msg_001"}),
+    # issue 28's rules: thinking, images, tool schemas, settings
+    lambda h: _body([*h, {"role": "assistant", "content": [{**_thought(9), "signature": "x"}]}]),
+    lambda h: _body([*h, {"role": "assistant", "content": [{**_thought(9), "thinking": "e"}]}]),
+    lambda h: _body([*h[:-1], {"role": "user", "content": [_thought(9)]}]),
+    lambda h: _body([*h, {"role": "assistant", "content": [_said("a"), _thought(9)]}]),
+    lambda h: _body(h, **THINKING_ON),  # a tool loop whose thinking may have been dropped
+    lambda h: _body([{"role": "user", "content": [_image("image/bmp")]}]),
+    lambda h: _body([{"role": "user", "content": [_image("image/png", "")]}]),
+    lambda h: _body([{"role": "user", "content": [_image("image/gif")]}]),
+    lambda h: _body(h, tools=[{"name": "a", "input_schema": {"type": "object", "required": "a"}}]),
+    lambda h: _body(h, tools=[]),
+    lambda h: _body(h, temperature=0.5, top_p=0.5),
+    lambda h: _body(h, thinking={"type": "enabled", "budget_tokens": 100}),
+    lambda h: _body(h, temperature=0.2, **THINKING_ON),
+    lambda h: _body(h, system=[{**_said("s"), "cache_control": {"type": "ephemeral"}}] * 5),
 ]
 
 BARELY: list[Callable[[Rng], bytes]] = [
@@ -240,6 +278,7 @@ class Tally:
     verdicts_differ: int = 0
     misshapen: int = 0  # a whole answer, but not in the API's JSON shape
     statuses: Counter = field(default_factory=Counter)
+    refusals: Counter = field(default_factory=Counter)  # 400 texts, indices as N: which rules met
     examples: list[str] = field(default_factory=list)  # the first few problems, for a reader
 
     def problem(self, kind: str, what: str) -> None:
@@ -328,6 +367,8 @@ def _checked(tally: Tally, got: tuple[int, bytes] | None, sent: bytes) -> bool:
         return False
     status, content = got
     tally.statuses[status] += 1
+    if status == 400:
+        tally.refusals[re.sub(r"\d+", "N", _verdict(status, content)[1] or "")[:80]] += 1
     if status >= 500:
         tally.problem("answers_5xx", f"{status} {content[:200]!r} for {sent[:120]!r}")
         return False

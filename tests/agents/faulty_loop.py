@@ -44,6 +44,7 @@ BETA = {"anthropic-beta": "lab-probe-test-2026-01-01"}
 def post_raw(request: dict) -> Message:
     url = os.environ["ANTHROPIC_BASE_URL"].rstrip("/") + "/v1/messages"
     headers = {"content-type": "application/json", "x-api-key": os.environ["ANTHROPIC_API_KEY"]}
+    headers["anthropic-version"] = "2023-06-01"  # the API refuses a request without it
     sent = urllib.request.Request(url, json.dumps(request).encode(), headers)
     try:
         with urllib.request.urlopen(sent) as answer:
