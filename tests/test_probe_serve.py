@@ -266,3 +266,89 @@ def test_ctrl_c_prints_the_graded_verdict(tmp_path: Path):
     assert KEPT_P1 in out.splitlines()
     assert "Traceback" not in err
     assert process.returncode == 0
+
+
+class Printed:
+    """Where lab serve's Watch prints (lab/probe/serve.py's Log), collected."""
+
+    def __init__(self) -> None:
+        self.exchanges: list = []
+        self.verdicts: list[dict] = []
+
+    def intro(self, served, url: str) -> None: ...
+    def say(self, line) -> None: ...
+
+    def exchange(self, exchange) -> None:
+        self.exchanges.append(exchange.number)
+
+    def verdict(self, result: dict) -> None:
+        self.verdicts.append(result)
+
+
+def test_a_long_run_keeps_a_bounded_record_and_counts_the_rest(tmp_path: Path):
+    import httpx2
+
+    from lab.probe.serve import KEPT, Watch, answering
+    from lab.views.serve import verdict_lines
+
+    served = resolve(None, None)
+    printed = Printed()
+    watch = Watch(served, printed, folder=tmp_path)
+    recorder = answering(served, watch, lambda exchange: None)
+    api = recorder.api
+    many = 3 * KEPT + 5
+    with httpx2.Client(transport=httpx2.MockTransport(recorder)) as http:
+        messages = [{"role": "user", "content": "hi"}]
+        for n in range(many):
+            body = {"model": "m", "max_tokens": 5, "messages": messages}
+            reply = http.post("http://127.0.0.1/v1/messages", json=body).json()
+            if n % 2 == 0:  # a harness's history grows; a rejected request now and then
+                messages = [*messages, {"role": "assistant", "content": reply["content"]}]
+                messages.append({"role": "user", "content": f"go on {n}"})
+            else:
+                http.post("http://127.0.0.1/v1/messages", json={**body, "max_tokens": 0})
+    total = many + many // 2
+    # Every request was logged, in order; what is kept is bounded by count, not by requests.
+    assert printed.exchanges == list(range(1, total + 1))
+    assert len(watch.record.kept) == KEPT and watch.record.later == total - KEPT
+    assert recorder.exchanges == [] and len(served.responder.log) == 1
+    assert len(api.requests) == len(api.replies) == len(api.rejections) == 0
+    assert all(len(lines) <= KEPT for lines in watch.record.later_lines.values())
+    watch.finish(served.consumed)
+    (verdict,) = printed.verdicts
+    assert verdict["requests"] == total
+    listed = len(verdict["rejections"])
+    assert listed + verdict["not_listed"]["rejections"] == many // 2 and listed < many // 2
+    assert f"rejections: {many // 2}; faults: 0" in verdict_lines(verdict, False)[0]
+    assert verdict["judged_on"] == f"its first {KEPT} requests (the later ones counted)"
+    assert watch.status == 1  # the rejected requests fail the run, kept or counted
+
+
+def test_a_run_that_goes_on_past_its_script_keeps_a_bounded_record_and_stays_consumed(
+    tmp_path: Path,
+):
+    import httpx2
+
+    from lab.probe.serve import KEPT, Watch, answering
+
+    served = resolve("P1", None)
+    printed = Printed()
+    watch = Watch(served, printed, folder=tmp_path)
+    recorder = answering(served, watch, lambda exchange: None)
+    http = httpx2.Client(transport=httpx2.MockTransport(recorder))
+    with anthropic.Anthropic(
+        base_url="http://127.0.0.1", api_key="k", max_retries=0, http_client=http
+    ) as client:
+        two_requests(client)  # the script, answered to its end
+        assert served.consumed
+        tools = [{"name": "read_file", "input_schema": {"type": "object"}}]
+        for _ in range(3 * KEPT):  # new conversations: the healthy answers, again and again
+            client.messages.create(
+                model="m", max_tokens=64, messages=[{"role": "user", "content": "hi"}], tools=tools
+            )
+    record = served.responder.current.log
+    assert len(record) <= 2 * KEPT and served.consumed and served.responder.unreplayed
+    watch.finish(served.consumed)
+    (verdict,) = printed.verdicts
+    assert verdict["requests"] == 3 * KEPT + 2 and verdict["script_consumed"] is True
+    assert verdict["rejections"] == [] and len(watch.record.kept) == KEPT

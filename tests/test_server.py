@@ -9,6 +9,7 @@ import httpx2
 import pytest
 
 from lab.model import FakeMessagesAPI, ScriptedModel, tool_use, turn
+from lab.model.fake_api import READ_AHEAD
 from lab.model.server import FakeServer
 
 ASK = [{"role": "user", "content": "hi"}]
@@ -136,3 +137,81 @@ def test_the_scripts_dropped_stream_and_stream_error_cross_the_socket_as_they_ar
             with client.messages.stream(model="m", max_tokens=5, messages=ASK) as stream:
                 stream.get_final_message()
     assert [f.error_type for f in api.faults] == ["connection_dropped", "overloaded_error"]
+
+
+def test_a_small_request_is_answered_while_a_large_history_is_judged():
+    """The large request is judged outside the server's lock: the small one, sent once the large
+    one's judging began, is answered while the large one is held there (the order of the
+    answers, not their times). A server that judged under its lock could not answer the small
+    one: the hold would give up after a minute and say so."""
+    api = FakeMessagesAPI(ScriptedModel(lambda request: turn("ok")))
+    judging, small_answered = threading.Event(), threading.Event()
+    answered: list[str] = []
+    read: list = []
+
+    class Held:
+        """The fake, whose judging of the large request waits until the small one is answered."""
+
+        def __call__(self, request: httpx2.Request) -> httpx2.Response:
+            return api(request)
+
+        def read_ahead(self, request: httpx2.Request) -> None:
+            if len(request.content) > 10_000:
+                judging.set()
+                if not small_answered.wait(timeout=60):
+                    answered.append("the small request was not answered within 60 s")
+            api.read_ahead(request)
+            read.append(request.extensions.get(READ_AHEAD))
+
+    large = [{"role": ("user", "assistant")[i % 2], "content": f"m{i}"} for i in range(2_001)]
+
+    def ask(name: str, messages: list) -> None:
+        with httpx2.Client(base_url=server.url, timeout=600) as http:
+            reply = http.post(
+                "/v1/messages", json={"model": "m", "max_tokens": 5, "messages": messages}
+            )
+        answered.append(f"{name} {reply.status_code}")
+
+    with FakeServer(Held(), read_timeout=600) as server:
+        first = threading.Thread(target=ask, args=("large", large))
+        first.start()
+        assert judging.wait(timeout=600), "the large request never reached the fake"
+        ask("small", ASK)
+        small_answered.set()
+        first.join()
+    assert answered == ["small 200", "large 200"]
+    assert api.model.calls == 2 and api.rejections == []
+    # What read_ahead did outside the lock is the judging: the whole large history, passed.
+    (large_read,) = [r for r in read if len(r.body["messages"]) == len(large)]
+    assert large_read.judged.new == large and large_read.judged.problem is None
+
+
+def test_read_ahead_judges_the_headers_and_the_request_rules_and_keeps_nothing():
+    """Issue 28's rules are judged in read_ahead too (outside the server's lock): a header, a
+    body rule and a rule that needs the history each come back as read_ahead's verdict, while
+    the fake's records stay empty; the answer under the lock then gives that verdict."""
+    api = FakeMessagesAPI(ScriptedModel(lambda request: turn("ok")))
+    credentials = {"x-api-key": "k", "anthropic-version": "2023-06-01"}
+    call = {"type": "tool_use", "id": "toolu_1", "name": "bash", "input": {"cmd": "ls"}}
+    loop = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": [call]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1"}]},
+    ]
+    cases = [  # (headers, body fields, the start of the refusal)
+        ({"x-api-key": "k"}, {}, "anthropic-version: header is required"),
+        (credentials, {"temperature": 0.5, "top_p": 0.9}, "`temperature` and `top_p`"),
+        (credentials, {"messages": loop}, "Requests which include tool_use or tool_result"),
+    ]
+    for headers, fields, refusal in cases:
+        body = {"model": "m", "max_tokens": 5, "messages": ASK} | fields
+        request = httpx2.Request("POST", "http://lab/v1/messages", json=body, headers=headers)
+        api.read_ahead(request)
+        read = request.extensions[READ_AHEAD]
+        problem = read.refused[2] if read.refused else read.judged.problem
+        assert problem.startswith(refusal)
+        assert len(api.requests) == 0 and api.rejections == [] and api.model.calls == 0
+        answer = api(request)
+        assert (answer.status_code, answer.json()["error"]["message"]) == (400, problem)
+        api.forget()
+    assert api.model.calls == 0

@@ -40,6 +40,27 @@ def exchange(server: FakeServer, frame: bytes, *, close: bool = True) -> bytes:
     return received
 
 
+def first_answer(server: FakeServer, frame: bytes) -> bytes:
+    """Send `frame` and keep the connection open: the one whole answer the server sends (read
+    by its Content-Length), without waiting for the server to close. A server that waits for
+    more bytes before answering holds this read until its read timeout."""
+    port = int(server.url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as raw:
+        raw.sendall(frame)
+        received = b""
+        while b"\r\n\r\n" not in received or len(received) < whole_length(received):
+            data = raw.recv(1 << 16)
+            assert data, f"the server closed the connection after {received!r}"
+            received += data
+    return received
+
+
+def whole_length(received: bytes) -> int:
+    head, _, _ = received.partition(b"\r\n\r\n")
+    lengths = [line for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")]
+    return len(head) + 4 + int(lengths[0].split(b":", 1)[1])
+
+
 def answer(received: bytes) -> tuple[int, dict]:
     """The status and the JSON body of one whole answer (which announces its length)."""
     head, _, body = received.partition(b"\r\n\r\n")
@@ -132,6 +153,53 @@ def test_a_broken_frame_is_a_json_400_naming_the_problem(quiet, case):
         assert error(exchange(server, frame)) == (400, "invalid_request_error", problem)
         after = exchange(server, post(BODY.encode()))  # and the server keeps serving
     assert answer(after)[0] == 200 and api.model.calls == 1
+
+
+# Each answered at once, the client keeping its connection open: the server's read timeout in
+# these tests is a minute, so a server that waited for more bytes would fail the assertion
+# (it would answer 400 "incomplete" after the minute, or close with nothing).
+AT_ONCE = {
+    "9 empty lines before the request line": (
+        b"\r\n" * 9 + b"POST /v1/messages HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}",
+        400,
+        "invalid_request_error",
+        "more than 8 empty lines before the request line",
+    ),
+    "40 bare newlines before the request line": (
+        b"\n" * 40 + b"GET / HTTP/1.1\r\n\r\n",
+        400,
+        "invalid_request_error",
+        "more than 8 empty lines before the request line",
+    ),
+    "an HTTP/0.9 request line, nothing after it": (
+        b"GET /\r\n",
+        400,
+        "invalid_request_error",
+        "the request line has no HTTP version",
+    ),
+    "a length of 99999999999 with a short body": (
+        b"POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999\r\n\r\n{}",
+        413,
+        "request_too_large",
+        "Request exceeds the maximum size",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", AT_ONCE)
+def test_a_malformed_request_gets_its_json_answer_at_once(quiet, case):
+    frame, status, kind, message = AT_ONCE[case]
+    api = answering()
+    with FakeServer(api, read_timeout=60) as server:
+        assert error(first_answer(server, frame)) == (status, kind, message)
+        after = first_answer(server, post(BODY.encode()))  # and the server keeps serving
+    assert answer(after)[0] == 200 and api.model.calls == 1
+
+
+def test_8_empty_lines_before_a_request_line_are_skipped(quiet):
+    with FakeServer(answering(), read_timeout=60) as server:
+        status, body = answer(first_answer(server, b"\r\n" * 8 + post(BODY.encode())))
+    assert status == 200 and body["content"] == [{"type": "text", "text": "ok"}]
 
 
 def test_a_body_that_stops_arriving_is_a_400_once_the_read_timeout_passes(quiet):

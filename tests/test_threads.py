@@ -156,3 +156,21 @@ def test_a_pause_turn_is_resumed_from_an_empty_continue():
     response = post(api, continued("msg_001"))
     assert response.status_code == 200 and response.json()["content"][0]["text"] == "Found it."
     assert post(api, {"model": "m", "max_tokens": 9, "messages": []}).status_code == 400
+
+
+def test_the_server_holds_the_newest_threads_and_an_older_one_is_gone_as_the_api_says():
+    from lab.model.history import Checked
+    from lab.model.threads import HELD, Thread, ThreadError, Threads
+
+    threads = Threads(held=2)
+    for n in (1, 2, 3):
+        threads.hold({"id": f"msg_{n}"}, Checked.empty(), {})
+    gone = threads.resume({"thread": {"type": "continue", "previous_message_id": "msg_1"}})
+    assert isinstance(gone, ThreadError) and (gone.status, gone.error_code) == (
+        404,
+        "thread_not_found",
+    )
+    for n in (2, 3):
+        body = {"thread": {"type": "continue", "previous_message_id": f"msg_{n}"}}
+        assert isinstance(threads.resume(body), Thread)
+    assert Threads().held == HELD == 1000

@@ -65,6 +65,31 @@ TOO_LARGE = b'{"error":{"type":"request_too_large","message":"Request exceeds th
 DROPPED = "peer closed connection without sending complete message body (incomplete chunked read)"
 
 
+READ_AHEAD = "lab.read_ahead"  # the request extension that carries what read_ahead judged
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A history judged: the checked history it extends, its messages beyond it, its
+    encoding, the rule walker after them and the first problem they revealed (None: passed)."""
+
+    base: Checked
+    new: list
+    encoded: bytes
+    check: HistoryCheck
+    problem: str | None
+
+
+@dataclass(frozen=True)
+class Read:
+    """A request read by the fake before it touches anything it keeps: the body (None: not a
+    JSON object), why it is refused (status, error type, message), and its judged history."""
+
+    body: dict | None
+    refused: tuple[int, str, str] | None = None
+    judged: Judged | None = None
+
+
 @dataclass(frozen=True)
 class Rejection:
     """One error answer. request_index is the position in `requests` (None: never got that far)."""
@@ -181,6 +206,15 @@ class FakeMessagesAPI:
         self._checked = Checked.empty(signer)
         self._request_size = 0  # bytes of the request being answered
 
+    def forget(self) -> None:
+        """Drop the record of the requests answered so far (`requests`, `replies`,
+        `rejections`, `faults`, `cut_calls`), keeping the conversation's state (the history
+        that passed last, the threads, the script): a server that lasts, whose log reads each
+        answer as it is given (`lab serve`), keeps nothing per request."""
+        self.requests = RequestLog()
+        for record in (self.replies, self.rejections, self.faults, self.cut_calls):
+            record.clear()
+
     # ------------------------------------------------------------ the endpoint
 
     def __call__(self, request: httpx2.Request) -> httpx2.Response:
@@ -195,29 +229,74 @@ class FakeMessagesAPI:
             return self._health()
         return self._reject(None, 404, "not_found_error", NOT_FOUND)
 
-    def _read_body(self, request: httpx2.Request) -> dict | httpx2.Response:
-        """The request's JSON object, or the answer refusing it (its size, headers, JSON)."""
+    def read_ahead(self, request: httpx2.Request) -> None:
+        """Read and judge a POST to the messages path now, touching nothing the fake keeps: a
+        server that answers one request at a time calls this first, outside its lock, so a
+        large history is judged while other requests are answered; its answer (`self(request)`,
+        under the lock) then only plays what was read here."""
+        path = request.url.path.rstrip("/")
+        if request.method == "POST" and path.endswith(MESSAGES_PATH):
+            request.extensions[READ_AHEAD] = self._read(request)
+
+    def _parse(self, request: httpx2.Request) -> Read:
+        """The request's JSON object, or why it is refused (its size, headers, JSON)."""
         if len(request.content) > MAX_REQUEST_BYTES:  # Cloudflare's answer, as over loopback
-            self.rejections.append(Rejection(None, 413, "request_too_large", TOO_LARGE_MESSAGE))
-            return self._answer(413, {"content-type": "application/json"}, content=TOO_LARGE)
+            return Read(None, (413, "request_too_large", TOO_LARGE_MESSAGE))
         problem = header_problem(request.headers)
         if problem:
-            return self._reject(None, 400, INVALID, problem)
+            return Read(None, (400, INVALID, problem))
         try:  # jiter (the SDK's own JSON parser): fast, and it refuses nesting deeper than 200
             body = jiter.from_json(request.content)
         except ValueError as error:
-            return self._reject(None, 400, INVALID, f"The request body is not valid JSON: {error}")
+            return Read(None, (400, INVALID, f"The request body is not valid JSON: {error}"))
         if not isinstance(body, dict):
-            return self._reject(None, 400, INVALID, "request body must be a JSON object")
-        return body
+            return Read(None, (400, INVALID, "request body must be a JSON object"))
+        return Read(body)
 
-    def _create_message(self, request: httpx2.Request) -> httpx2.Response:
-        body = self._read_body(request)
-        if isinstance(body, httpx2.Response):
-            return body
+    def _read(self, request: httpx2.Request) -> Read:
+        """The request as the fake judges it on its own: parsed, its headers, shape and rules
+        checked, and (unless it continues a thread, judged against the thread it resumes) its
+        history judged where it goes beyond the last history that passed. A verdict never
+        depends on what was judged before, so the snapshot taken here judges as well as a
+        later one."""
+        read = self._parse(request)
+        body = read.body
+        if body is None:
+            return read
         problem = body_problem(body) or body_rule_problem(body)
         if problem:
-            return self._reject(self.requests.record(body), 400, INVALID, problem)
+            return Read(body, (400, INVALID, problem))
+        if (body.get("thread") or {}).get("type") == "continue":
+            return read  # only the new turn: judged against its thread when answered
+        encoded = encode(body["messages"])
+        base, new = self._extends(body["messages"], None, encoded)
+        return Read(body, judged=self._judge(body, base, new, encoded))
+
+    def _judge(self, body: dict, base: Checked, new: list, encoded: bytes) -> Judged:
+        """The messages beyond `base` judged, then the rules that need the body and the
+        whole history (tools for tool blocks, the cache breakpoints)."""
+        check = base.check.copy()
+        problem = check.take(new, thinking_mode(body)) or history_rule_problem(
+            body, check.tool_blocks, check.cache_marks
+        )
+        return Judged(base, new, encoded, check, problem)
+
+    def _refuse(self, read: Read) -> httpx2.Response:
+        """The answer to a request `_read` refused (a 413 is Cloudflare's, not the API's)."""
+        assert read.refused is not None
+        status, kind, message = read.refused
+        if status == 413:
+            self.rejections.append(Rejection(None, status, kind, message))
+            return self._answer(413, {"content-type": "application/json"}, content=TOO_LARGE)
+        index = None if read.body is None else self.requests.record(read.body)
+        return self._reject(index, status, kind, message)
+
+    def _create_message(self, request: httpx2.Request) -> httpx2.Response:
+        read = request.extensions.pop(READ_AHEAD, None) or self._read(request)
+        if read.refused is not None:
+            return self._refuse(read)
+        body = read.body
+        assert body is not None  # a body that was read and not refused
 
         thread = body.get("thread") or {}
         resumed = self.threads.resume(body) if thread.get("type") == "continue" else None
@@ -228,19 +307,15 @@ class FakeMessagesAPI:
             )
         kept = resumed.kept if resumed else {k: body[k] for k in CREATE_ONLY if k in body}
         body = {**body, **kept}
-        encoded = encode(body["messages"])
-        base, new = self._extends(body["messages"], resumed, encoded)
-        view = base.view.extended(new)
+        judged = read.judged or self._judge_continued(body, resumed)
+        view = judged.base.view.extended(judged.new)
         index = self.requests.record(body, view)
-        check = base.check.copy()
-        problem = check.take(new, thinking_mode(body)) or history_rule_problem(
-            body, check.tool_blocks, check.cache_marks
-        )
-        if problem:
-            return self._reject(index, 400, INVALID, problem)
+        if judged.problem:
+            return self._reject(index, 400, INVALID, judged.problem)
+        encoded = judged.encoded
         if resumed is not None:  # the history the thread holds, not only what was sent
             encoded = encode(view.messages())
-        self._checked = Checked(view, check, encoded)
+        self._checked = Checked(view, judged.check, encoded)
 
         self._request_size = len(request.content)
         answered = len(self.replies)
@@ -248,6 +323,12 @@ class FakeMessagesAPI:
         if thread and len(self.replies) > answered:
             self._hold_thread(self.replies[-1], self._checked, kept, resumed)
         return response
+
+    def _judge_continued(self, body: dict, resumed: Thread | None) -> Judged:
+        """A thread's new turn, judged after the history the thread holds (`body` carries
+        the thread's create-only fields, its tools among them)."""
+        base, new = self._extends(body["messages"], resumed, b"")
+        return self._judge(body, base, new, b"")
 
     def _extends(
         self, messages: list, resumed: Thread | None, encoded: bytes
@@ -257,8 +338,9 @@ class FakeMessagesAPI:
         is not judged again."""
         if resumed is not None:  # a `continue` sends only the new turn
             return resumed.checked, messages
-        known = self._checked.shared_prefix(encoded)
-        return (self._checked if known else Checked.empty(self.signer)), messages[known:]
+        checked = self._checked  # read once: another request may be answered meanwhile
+        known = checked.shared_prefix(encoded)
+        return (checked if known else Checked.empty(self.signer)), messages[known:]
 
     def _hold_thread(
         self, reply: dict, checked: Checked, kept: dict, resumed: Thread | None
@@ -276,17 +358,18 @@ class FakeMessagesAPI:
         """`POST /v1/messages/count_tokens`: the request judged as a message request would be
         (without `max_tokens`, which it may not carry), then a deterministic count in the real
         shape. It never plays the script and never changes what the fake remembers."""
-        body = self._read_body(request)
-        if isinstance(body, httpx2.Response):
-            return body
+        read = self._parse(request)
+        if read.refused is not None:
+            return self._refuse(read)
+        body = read.body
+        assert body is not None  # a body that was parsed and not refused
         if "max_tokens" in body:
             return self._reject(None, 400, INVALID, "max_tokens: Extra inputs are not permitted")
         judged = {**body, "max_tokens": 1}  # the shape's required field, never read when counting
         problem = body_problem(judged) or body_rule_problem(judged, counting=True)
-        check = HistoryCheck(self.signer)
-        if not problem:
-            problem = check.take(body["messages"], thinking_mode(body))
-            problem = problem or history_rule_problem(body, check.tool_blocks, check.cache_marks)
+        if not problem:  # the whole history, from nothing: counting remembers none
+            empty = Checked.empty(self.signer)
+            problem = self._judge(body, empty, body["messages"], b"").problem
         if problem:
             return self._reject(None, 400, INVALID, problem)
         counted = {k: body.get(k) for k in ("system", "tools", "messages")}

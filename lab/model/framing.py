@@ -3,9 +3,10 @@
 The loopback server answers every request, however it is framed: a body is read by its
 `Content-Length` or its chunks; a broken frame (a length that is not a number, a chunk size that
 is not hex, a body that stops arriving) is a `FrameError` the server answers with a JSON 400,
-and a body over the Messages API's size limit is a `TooLarge` it answers with a 413. A body that
-is too large is still read to its end (and thrown away), so the client, still sending, is not
-cut off mid-write and sees the answer.
+and a body over the Messages API's size limit is a `TooLarge` it answers with a 413: at once when
+the `Content-Length` announces it (the server reads and drops what the client still sends after
+the answer, so a client still writing is not cut off mid-write and sees it), and when the chunks
+pass the limit otherwise (they are read to their end and dropped).
 """
 
 from __future__ import annotations
@@ -27,7 +28,11 @@ class FrameError(Exception):
 
 
 class TooLarge(Exception):
-    """The body is larger than MAX_REQUEST_BYTES."""
+    """The body is larger than MAX_REQUEST_BYTES; `unread`: the bytes announced and not read."""
+
+    def __init__(self, unread: int = 0) -> None:
+        super().__init__(unread)
+        self.unread = unread
 
 
 def read_body(rfile: BufferedIOBase, headers: Message, timeout: float) -> bytes:
@@ -47,10 +52,22 @@ def read_body(rfile: BufferedIOBase, headers: Message, timeout: float) -> bytes:
     if not (text.isascii() and text.isdigit()):
         raise FrameError(f"invalid Content-Length header: {lengths[0]!r} is not a whole number")
     length = int(text)
-    if length > MAX_REQUEST_BYTES:
-        _read(rfile, length, timeout, keep=False)
-        raise TooLarge
+    if length > MAX_REQUEST_BYTES:  # answered before a byte of it is read
+        raise TooLarge(length)
     return _read(rfile, length, timeout)
+
+
+def discard(rfile: BufferedIOBase, length: int) -> None:
+    """Read and drop up to `length` bytes, until the client stops sending or its reads time
+    out: what a client was still writing after its answer went out."""
+    while length > 0:
+        try:
+            part = rfile.read1(min(length, PIECE))
+        except OSError:  # a timeout or a reset: the client is done
+            return
+        if not part:
+            return
+        length -= len(part)
 
 
 def _read(rfile: BufferedIOBase, length: int, timeout: float, *, keep: bool = True) -> bytes:

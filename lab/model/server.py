@@ -8,9 +8,13 @@ answer produces it; and an answer whose byte stream breaks off (a dropped-stream
 with the socket closed before the terminating chunk, which is what a dropped stream is.
 
 Nothing a client sends knocks it over: every request gets an answer shaped like the API's
-(JSON, `{"type": "error", "error": {...}}`), whatever its method, headers or framing. A broken
-frame is a 400 naming the problem (lab/model/framing.py), a body over 32 MB a 413, a body that
-stops arriving a 400 once `read_timeout` seconds pass with nothing more.
+(JSON, `{"type": "error", "error": {...}}`), whatever its method, headers or framing, and no
+traceback is printed. A broken frame is a 400 naming the problem (lab/model/framing.py; an
+HTTP/0.9 line or more than 8 empty lines before the request line, at once), a body over 32 MB a
+413 (at once when its Content-Length says so), a body that stops arriving a 400 once
+`read_timeout` seconds pass with nothing more. Each connection has its own thread; the API
+answers one request at a time, but what it can judge alone (`read_ahead`: a large history) is
+judged before that lock, so a small request never waits behind a large one.
 """
 
 from __future__ import annotations
@@ -28,13 +32,14 @@ from typing import Any
 import httpx2
 
 from lab.model.fake_api import TOO_LARGE
-from lab.model.framing import FrameError, TooLarge, read_body
+from lab.model.framing import FrameError, TooLarge, discard, read_body
 
 Handler = Callable[[httpx2.Request], httpx2.Response]  # a FakeMessagesAPI, usually
 
 # Headers that describe one hop's framing, not the message: each side sets its own.
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding"}
 READ_TIMEOUT = 10.0  # seconds of silence before a request is answered as incomplete
+BLANK_LINES = 8  # empty lines skipped before a request line; more are a 400
 ERROR_TYPES = {400: "invalid_request_error", 404: "not_found_error", 413: "request_too_large"}
 
 
@@ -48,15 +53,34 @@ def error_body(status: int, message: str) -> bytes:
     return json.dumps({"type": "error", "error": {"type": kind, "message": message}}).encode()
 
 
+def request_line_problem(line: bytes) -> str:
+    """Why a request line (after the empty lines skipped) cannot start a request, or ""."""
+    if line in (b"\r\n", b"\n"):
+        return f"more than {BLANK_LINES} empty lines before the request line"
+    words = line.split()
+    if not words:
+        return "empty request line"
+    if len(words) == 2:  # HTTP/0.9: no version, and no headers follow
+        return "the request line has no HTTP version"
+    return ""
+
+
 class LoopbackHTTPServer(ThreadingHTTPServer):
-    """A threading HTTP server that lets a client hang up without a traceback: a harness
-    that drops its keep-alive connection, or is killed mid-request, is nothing to report."""
+    """A threading HTTP server (a thread per connection) that prints no traceback: a harness
+    that drops its keep-alive connection, or is killed mid-request, is nothing to report, and
+    anything else a connection meets is one line on stderr (a bug of the lab, not the client's)."""
 
     def handle_error(
         self, request: socket.socket | tuple[bytes, socket.socket], client_address: Any
     ) -> None:
-        if not isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
-            super().handle_error(request, client_address)
+        error = sys.exc_info()[1]
+        if not isinstance(error, ConnectionError | TimeoutError):
+            where = ":".join(map(str, client_address)) if client_address else "a client"
+            print(
+                f"lab: the server failed on a request from {where}: "
+                f"{type(error).__name__}: {error}",
+                file=sys.stderr,
+            )
 
 
 class FakeServer:
@@ -68,7 +92,10 @@ class FakeServer:
         as incomplete (or let go)."""
         self.api = api
         self.read_timeout = read_timeout
-        self.lock = threading.Lock()  # the API answers one request at a time
+        # The API answers one request at a time (its script, ids and histories are one
+        # conversation's state); what an API can read and judge alone (`read_ahead`) is done
+        # before the lock, so a small request never waits while a large one is judged.
+        self.lock = threading.Lock()
         self.httpd = LoopbackHTTPServer(("127.0.0.1", port), self.handler_class())
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         # A short poll: `shutdown` waits for it, and a probe ends one server per trial.
@@ -80,12 +107,15 @@ class FakeServer:
     def call_api(self, request: httpx2.Request) -> httpx2.Response:
         """The API's answer; an API that raises is a bug of the lab, answered as a 500 that
         names it (and counted by benchmarks/fuzz_requests.py), never a dropped connection."""
-        with self.lock:
-            try:
+        read_ahead = getattr(self.api, "read_ahead", None)  # a Recorder forwards it
+        try:
+            if read_ahead is not None:  # outside the lock: a large body is judged meanwhile
+                read_ahead(request)
+            with self.lock:
                 return self.api(request)
-            except Exception as error:  # noqa: BLE001 (whatever it is, the client gets a line)
-                message = f"the fake API failed: {type(error).__name__}: {error}"
-                return httpx2.Response(500, content=error_body(500, message))
+        except Exception as error:  # noqa: BLE001 (whatever it is, the client gets a line)
+            message = f"the fake API failed: {type(error).__name__}: {error}"
+            return httpx2.Response(500, content=error_body(500, message))
 
     def handler_class(self) -> type[BaseHTTPRequestHandler]:
         server = self
@@ -104,20 +134,17 @@ class FakeServer:
                 raise AttributeError(name)
 
             def parse_request(self) -> bool:
+                self.command, self.requestline = "", ""  # what an answer before them logs
                 line: bytes = self.raw_requestline  # type: ignore[has-type]
-                for _ in range(8):  # empty lines before a request line are ignored (RFC 9112)
+                for _ in range(BLANK_LINES):  # empty lines before a request line (RFC 9112)
                     if line not in (b"\r\n", b"\n"):
                         break
                     line = self.raw_requestline = self.rfile.readline(65537)
-                if not line.strip():  # http.server would hang up unanswered
-                    self.send_error(400, "empty request line")
+                problem = request_line_problem(line)
+                if problem:  # answered before http.server would wait for headers or hang up
+                    self.send_error(400, problem)
                     return False
-                if not super().parse_request():
-                    return False
-                if len(self.requestline.split()) != 3:  # HTTP/0.9: no version, no headers
-                    self.send_error(400, "the request line has no HTTP version")
-                    return False
-                return True
+                return super().parse_request()
 
             def send_error(
                 self, code: int, message: str | None = None, explain: str | None = None
@@ -147,8 +174,9 @@ class FakeServer:
                 except FrameError as error:
                     self.send_json(400, error_body(400, str(error)))
                     return
-                except TooLarge:
-                    self.send_json(413, TOO_LARGE)
+                except TooLarge as too_large:
+                    self.send_json(413, TOO_LARGE)  # at once, then what is still coming is
+                    discard(self.rfile, too_large.unread)  # dropped: the client sees its answer
                     return
                 try:
                     request = httpx2.Request(

@@ -5,7 +5,9 @@ id of its latest reply, so the client sends only the new turn.
 `{"type": "continue", "previous_message_id": id}` resumes from that reply. As the SDK's thread
 state says (anthropic 2.16, `lib/threads/_thread_state.py`), `system` and `tools` are
 create-only: a thread keeps the ones it was created with, and a `continue` that repeats them is
-refused. Each reply can be continued once.
+refused. Each reply can be continued once. The server holds the newest HELD threads: an older
+reply is answered as the API answers a thread whose state is gone (404 `thread_not_found`), so
+a server that lasts holds a bounded number of histories however many threads it served.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from lab.model.history import Checked
 
 CREATE_ONLY = ("system", "tools")
+HELD = 1000  # threads held at once; the oldest is let go first
 
 
 @dataclass
@@ -38,10 +41,11 @@ class ThreadError:
 
 
 class Threads:
-    """Every thread, by the id of the reply it ends with."""
+    """The newest `held` threads, by the id of the reply each ends with."""
 
-    def __init__(self) -> None:
-        self._by_reply: dict[str, Thread] = {}
+    def __init__(self, held: int = HELD) -> None:
+        self.held = held
+        self._by_reply: dict[str, Thread] = {}  # in the order they were held
 
     def resume(self, body: dict[str, Any]) -> Thread | ThreadError:
         """The thread a `continue` request extends, or why it cannot."""
@@ -75,3 +79,5 @@ class Threads:
     def hold(self, reply: dict[str, Any], checked: Checked, kept: dict[str, Any]) -> None:
         """Hold the conversation `checked` (which ends with `reply`) under the reply's id."""
         self._by_reply[reply["id"]] = Thread(checked, kept)
+        if len(self._by_reply) > self.held:
+            del self._by_reply[next(iter(self._by_reply))]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import httpx2
@@ -37,18 +37,25 @@ def error_line(response: httpx2.Response) -> str:
 
 
 class Recorder:
-    """Calls `api` for each request and logs an Exchange; anything else is the api's."""
+    """Calls `api` for each request and logs an Exchange; anything else is the api's.
+
+    `played` is the responder's record, read at its end (the newest Played, when the request
+    added one). `keep=False`: the exchanges are numbered and handed to `on_exchange`, not kept
+    (a server that lasts keeps what it needs itself: lab/probe/serve.py)."""
 
     def __init__(
         self,
         api: Callable[[httpx2.Request], httpx2.Response],
-        played: list[Played] | None = None,
+        played: Sequence[Played] | None = None,
         on_exchange: Callable[[Exchange], None] | None = None,
+        keep: bool = True,
     ) -> None:
         self.api = api
-        self.played = played if played is not None else []
+        self.played: Sequence[Played] = played if played is not None else []
         self.on_exchange = on_exchange
+        self.keep = keep
         self.exchanges: list[Exchange] = []
+        self.count = 0  # exchanges so far, kept or not
         self._lock = threading.Lock()  # one request at a time: the log's order is the truth
         self._started = time.monotonic()
 
@@ -57,10 +64,11 @@ class Recorder:
 
     def __call__(self, request: httpx2.Request) -> httpx2.Response:
         arrived = time.monotonic() - self._started  # before the lock: when the harness asked
+        body = parse_body(request.content)  # before the lock too: a large body takes a while
         with self._lock:
-            before = len(self.played)
+            before = self.played[-1] if self.played else None
             response = self.api(request)
-            played = self.played[before] if len(self.played) > before else None
+            played = self.played[-1] if self.played and self.played[-1] is not before else None
             if played is not None:
                 answer = f"{response.status_code} {played.line()}"
             elif response.status_code >= 400:
@@ -70,17 +78,19 @@ class Recorder:
                 answer = f"{response.status_code}"
             query = f"?{request.url.query.decode()}" if request.url.query else ""
             exchange = Exchange(
-                number=len(self.exchanges) + 1,
+                number=self.count + 1,
                 method=request.method,
                 path=request.url.path + query,
-                body=parse_body(request.content),
+                body=body,
                 status=response.status_code,
                 answer=answer,
                 played=played,
                 at=arrived,
                 betas=request.headers.get("anthropic-beta", ""),
             )
-            self.exchanges.append(exchange)
+            self.count += 1
+            if self.keep:
+                self.exchanges.append(exchange)
             if self.on_exchange is not None:
                 self.on_exchange(exchange)
         return response

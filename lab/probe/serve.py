@@ -16,6 +16,10 @@ first: a harness that stops early does not keep it waiting. The exit status is t
 (lab/probe/grades.py): 4 when a served case was not reached, 1 when it reads fail or when the
 script was not consumed or a request was rejected, else 0 (non-strict and info are not
 failures). What it prints is lab/views/serve.py's.
+
+It lasts: what it keeps is bounded by count, not by the requests it answered (a run's first
+KEPT requests whole for its verdict, the later ones counted; the fake forgets each request once
+it was logged; nothing kept per run but the current one's record and the exit status so far).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 import signal
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,11 +35,13 @@ from typing import Any, Protocol
 
 from lab.bilingual import Words
 from lab.probe.conversation import Played
-from lab.probe.trial import Exchange, Exit, Setting, Trial
+from lab.probe.grades import counts, exit_status
+from lab.probe.trial import Exchange, Exit, Setting, Trial, short
 from lab.record import result_text
 from lab.user_code import run_file
 
 IDLE = 30.0  # seconds without a request after which --until-done stops
+KEPT = 100  # a run's requests kept whole for its verdict; the later ones are counted
 
 GREETING = "Hello from the lab's fake Messages API."
 
@@ -71,19 +78,22 @@ class Runs:
     """The served script, from the top again for each new run (`replay`): a run ends once its
     script was answered to the end, and the next request that stands at its start (a new
     conversation) begins the next run. Without `replay` that request gets the healthy answers,
-    and `unreplayed` counts it."""
+    and `unreplayed` counts it. A run that goes on past its script's end keeps at most 2 x KEPT
+    of its responder's records, the newest (it stays consumed: decided before any is let go)."""
 
     def __init__(self, make: Callable[[], Any], replay: bool) -> None:
         self.make = make
         self.replay = replay
         self.current = make()
-        self.log: list[Played] = []  # every run's record, in order (the Recorder reads it)
+        self.log: deque[Played] = deque(maxlen=1)  # the newest record (the Recorder reads it)
         self.number = 1
         self.unreplayed = 0
+        self.was_consumed = False  # the current run's script was answered to its end
 
     @property
     def consumed(self) -> bool:
-        return bool(self.current.consumed)
+        self.was_consumed = self.was_consumed or bool(self.current.consumed)
+        return self.was_consumed
 
     @property
     def stages(self) -> Any:
@@ -97,10 +107,14 @@ class Runs:
         if self.starts_over(request):
             if self.replay:
                 self.current, self.number = self.make(), self.number + 1
+                self.was_consumed = False
             else:
                 self.unreplayed += 1
         step = self.current(request)
-        self.log.append(self.current.log[-1])
+        record = self.current.log
+        self.log.append(record[-1])
+        if len(record) > 2 * KEPT and self.consumed:  # a run past its script: bounded
+            del record[:-KEPT]
         return step
 
 
@@ -108,18 +122,20 @@ class Greeter:
     """No script: every request gets the same short text answer (used up once it was given)."""
 
     def __init__(self) -> None:
-        self.log: list = []
+        self.log: deque[Played] = deque(maxlen=1)  # the newest record (the Recorder reads it)
+        self.answered = 0
 
     @property
     def consumed(self) -> bool:
-        return bool(self.log)
+        return self.answered > 0
 
     def __call__(self, request: Any) -> Any:
         from lab.model import turn
         from lab.probe.conversation import Played
 
         step = turn(GREETING)
-        self.log.append(Played(len(self.log), None, 1, "answer", step, request.stream, False))
+        self.log.append(Played(self.answered, None, 1, "answer", step, request.stream, False))
+        self.answered += 1
         return step
 
 
@@ -260,30 +276,76 @@ def judged(served: Served, exchanges: list[Exchange], new_files: list[str]) -> d
 
 
 @dataclass
+class RunRecord:
+    """One run's requests as its verdict needs them, bounded however long the run: the first
+    KEPT whole (a run plays its script at its start, and the case's judge reads them), the
+    later ones counted, with the lines of those rejected or faulted (the first KEPT of each,
+    the others counted in `not_listed`)."""
+
+    kept: list[Exchange] = field(default_factory=list)
+    later: int = 0  # requests past the kept ones
+    later_lines: dict[str, list[str]] = field(
+        default_factory=lambda: {"rejections": [], "faults": []}
+    )
+    not_listed: dict[str, int] = field(default_factory=lambda: {"rejections": 0, "faults": 0})
+
+    def add(self, exchange: Exchange) -> None:
+        if len(self.kept) < KEPT:
+            self.kept.append(exchange)
+            return
+        self.later += 1
+        fault = exchange.played is not None and exchange.played.kind == "fault"
+        kind = "rejections" if exchange.rejected else "faults" if fault else None
+        if kind is None:
+            return
+        if len(self.later_lines[kind]) < KEPT:
+            self.later_lines[kind].append(short(exchange.line(), 400))
+        else:
+            self.not_listed[kind] += 1
+
+    def summary(self, consumed: bool) -> dict[str, Any]:
+        from lab.probe.recorder import summary
+
+        result = summary(self.kept, consumed)
+        if self.later:  # said only when it happened: a run's usual verdict is unchanged
+            result["requests"] += self.later
+            for kind, lines in self.later_lines.items():
+                result[kind] += lines
+            result["judged_on"] = f"its first {len(self.kept)} requests (the later ones counted)"
+            if any(self.not_listed.values()):
+                result["not_listed"] = dict(self.not_listed)
+        return result
+
+
+@dataclass
 class Watch:
-    """The runs of one `lab serve`: where each begins in the request log, and their verdicts."""
+    """The runs of one `lab serve`: the current run's record, each run's verdict as it ends,
+    and the exit status so far (nothing kept per request or per run beyond the current one)."""
 
     served: Served
     log: Log
     folder: Path = field(default_factory=Path.cwd)
-    results: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.start, self.run, self.noted = 0, 1, False
+        self.run, self.noted = 1, False
+        self.grades: set[str] = set()  # the counted grades seen so far (exit policy)
+        self.failed = False  # a run left its script unconsumed or had a request rejected
+        self.record = RunRecord()
         self.before = folder_files(self.folder)
         self.last_request: float | None = None  # the idle clock starts at the first request
 
     def idle_for(self) -> float:
         return 0.0 if self.last_request is None else time.monotonic() - self.last_request
 
-    def exchange(self, exchanges: list[Exchange]) -> None:
-        """A request was answered (the last of `exchanges`); a new run ends the previous."""
+    def exchange(self, exchange: Exchange) -> None:
+        """A request was answered; one that begins a new run ends the previous."""
         self.last_request = time.monotonic()
         number = getattr(self.served.responder, "number", 1)
         if number != self.run:
-            self.finish(exchanges[:-1], consumed=True)
-            self.start, self.run = len(exchanges) - 1, number
-        self.log.exchange(exchanges[-1])
+            self.finish(consumed=True)
+            self.record, self.run = RunRecord(), number
+        self.record.add(exchange)
+        self.log.exchange(exchange)
         if getattr(self.served.responder, "unreplayed", 0) and not self.noted:
             self.noted = True
             self.log.say(
@@ -295,18 +357,18 @@ class Watch:
                 )
             )
 
-    def finish(self, exchanges: list[Exchange], consumed: bool) -> None:
-        from lab.probe.recorder import summary
-
-        ours = exchanges[self.start :]
-        result = summary(ours, consumed)
+    def finish(self, consumed: bool) -> None:
+        result = self.record.summary(consumed)
         if self.served.case is not None:
             new_files = sorted(folder_files(self.folder) - self.before)
-            result["case"] = judged(self.served, ours, new_files)
+            result["case"] = judged(self.served, self.record.kept, new_files)
         if getattr(self.served.responder, "replay", False):
             result["run"] = self.run
             self.log.say(Words(f"run {self.run}:", f"第 {self.run} 次运行："))
-        self.results.append(result)
+        grade = result.get("case", {}).get("grade")
+        if grade is not None and counts(grade, True, True):
+            self.grades.add(grade)
+        self.failed |= not result["script_consumed"] or bool(result["rejections"])
         self.log.verdict(result)
 
     @property
@@ -314,11 +376,7 @@ class Watch:
         """The grades' exit policy (lab/probe/grades.py): a served case is claimed and its
         harness is the program under test; a run that left the script unconsumed or had a
         request rejected fails too."""
-        from lab.probe.grades import counts, exit_status
-
-        grades = [r["case"]["grade"] for r in self.results if "case" in r]
-        failed = any(not r["script_consumed"] or r["rejections"] for r in self.results)
-        return exit_status((g for g in grades if counts(g, True, True)), failed)
+        return exit_status(self.grades, self.failed)
 
 
 def serve_command(
@@ -330,21 +388,15 @@ def serve_command(
     replay: bool = False,
     idle: float = IDLE,
 ) -> int:
-    from lab.model import FakeMessagesAPI, ScriptedModel
-    from lab.probe.recorder import Recorder
-
     served = resolve(ident, call, replay)
     done = threading.Event()
     watch = Watch(served, log)
-    recorder = Recorder(FakeMessagesAPI(ScriptedModel(served.responder)), served.responder.log)
 
     def logged(exchange: Exchange) -> None:
-        watch.exchange(recorder.exchanges)
         if until_done and served.consumed and not replay:
             done.set()
 
-    recorder.on_exchange = logged
-    server = loopback_server(recorder, port)
+    server = loopback_server(answering(served, watch, logged), port)
     previous = signal.signal(signal.SIGTERM, lambda *_: done.set())
     try:
         with server:
@@ -364,8 +416,25 @@ def serve_command(
             finish_answers()
     finally:
         signal.signal(signal.SIGTERM, previous)
-    watch.finish(recorder.exchanges, served.consumed)
+    watch.finish(served.consumed)
     return watch.status
+
+
+def answering(served: Served, watch: Watch, then: Callable[[Exchange], None]) -> Any:
+    """The fake API that answers for `lab serve`: each exchange goes to `watch`, then to `then`,
+    and nothing is kept per request (the Recorder keeps no exchange, the fake forgets each one
+    once it was logged), so a server that answers for days stays the size it started."""
+    from lab.model import FakeMessagesAPI, ScriptedModel
+    from lab.probe.recorder import Recorder
+
+    api = FakeMessagesAPI(ScriptedModel(served.responder))
+
+    def logged(exchange: Exchange) -> None:
+        api.forget()  # the exchange holds what lab serve reads
+        watch.exchange(exchange)
+        then(exchange)
+
+    return Recorder(api, served.responder.log, logged, keep=False)
 
 
 def loopback_server(api: Any, port: int) -> Any:

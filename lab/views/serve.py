@@ -70,9 +70,12 @@ def verdict_lines(summary: dict[str, Any], as_json: bool) -> list[str]:
     if as_json:
         return [json.dumps({"verdict": summary}, ensure_ascii=False)]
     consumed = "yes" if summary["script_consumed"] else "no"
+    unlisted = summary.get("not_listed", {})  # a long run lists the first ones of each
+    rejections = len(summary["rejections"]) + unlisted.get("rejections", 0)
+    faults = len(summary["faults"]) + unlisted.get("faults", 0)
     lines = [
         f"verdict: {summary['requests']} request(s); script consumed: {consumed}; "
-        f"rejections: {len(summary['rejections'])}; faults: {len(summary['faults'])}"
+        f"rejections: {rejections}; faults: {faults}"
     ]
     lines += [f"  rejected: {line}" for line in summary["rejections"]]
     lines += [f"  fault: {line}" for line in summary["faults"]]
