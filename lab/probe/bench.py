@@ -39,8 +39,9 @@ OUTPUT_LINES = 30  # lines of the program's output kept as evidence
 ERROR_LINE = re.compile(
     r"^\s*(?:Uncaught )?(?:[\w.]+\.)?(?:[A-Z]\w*)?(?:Error|Exception|Exit)\b.*$"
 )
-# Lines a runtime prints after the error that say nothing about it.
-BANNER = re.compile(r"^\s*(?:Node\.js v\d|at |\^+$)")
+# Lines a runtime prints after the error that say nothing about it: Node's version banner, a
+# stack frame, the caret under the thrown line, and the brackets that close a dumped error object.
+BANNER = re.compile(r"^\s*(?:Node\.js v\d|at |\^+$|[\]}),;]+$)")
 MODES = {"json": False, "stream": True}
 TRIALS_PER_CORE = 3
 # Seconds a trial of these cases takes, roughly (measured on the built-in targets): retries
@@ -228,13 +229,15 @@ def run_trial(
         setting,
         stages,
         exchanges,
-        Exit(status, error_line(tail, status), timeout),
+        # The error line is read from the whole output: a dumped error object (Node prints its
+        # properties after the message) can push the message out of the last lines.
+        Exit(status, error_line(clean(output), status), timeout),
         new_files,
         tail,
         hide,
         outside_files=outside,
     )
-    verdict = with_outside_writes(judge(case, trial), outside)
+    verdict = with_facts(with_outside_writes(judge(case, trial), outside), case.id, trial)
     mode = asked_mode(trial)
     shown_argv = tuple(clean(word) for word in argv)
     return Cell(target.name, case.id, verdict, trial, mode, None, shown_argv, stream)
@@ -274,6 +277,17 @@ def with_outside_writes(verdict: Verdict, outside: Sequence[str]) -> Verdict:
         return verdict
     line = f"wrote outside its scratch folder: {', '.join(outside)}"
     return replace(verdict, evidence=(*verdict.evidence, short(line, 400)))
+
+
+# Facts a reader of a case's cell needs beside the judge's evidence: P4's invalid streamed JSON
+# is something a harness had to expect only if it asked for fine-grained tool streaming.
+CASE_FACTS: dict[str, Callable[[Trial], str]] = {"P4": Trial.fine_grained_streaming}
+
+
+def with_facts(verdict: Verdict, case: str, trial: Trial) -> Verdict:
+    """The verdict, its evidence ending with the case's facts (CASE_FACTS)."""
+    fact = CASE_FACTS.get(case)
+    return replace(verdict, evidence=(*verdict.evidence, fact(trial))) if fact else verdict
 
 
 def select_cases(ids: Sequence[str]) -> list[Case]:

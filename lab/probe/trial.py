@@ -242,6 +242,23 @@ class Trial:
         sent = [_signature(b) for b in _content(holders[0]) if isinstance(b, dict)]
         return after, None if sent == wanted else _difference(wanted, sent)
 
+    def fine_grained_streaming(self) -> str:
+        """Whether the harness asked for fine-grained tool streaming, in one line: with it, a
+        streamed tool input may be invalid JSON and the harness had to expect that (P4)."""
+        betas = sorted({b.strip() for e in self.exchanges for b in e.betas.split(",")})
+        asked = [f"anthropic-beta: {b}" for b in betas if b.startswith(FINE_GRAINED)]
+        for exchange in self.exchanges:
+            tools = exchange.body.get("tools") if isinstance(exchange.body, dict) else None
+            for tool in tools if isinstance(tools, list) else []:
+                if isinstance(tool, dict) and tool.get("eager_input_streaming"):
+                    asked.append(f"eager_input_streaming on tool {tool.get('name')}")
+        if not asked:
+            return (
+                "fine-grained tool streaming: not asked for (no fine-grained-tool-streaming "
+                "beta header, no tool with eager_input_streaming)"
+            )
+        return "fine-grained tool streaming: asked for (" + "; ".join(dict.fromkeys(asked)) + ")"
+
     def stage_ids(self, stage: int, *, fault: bool = False) -> list[str]:
         """The tool_use ids of a stage's healthy answer (or of its fault)."""
         step = self.stages[stage].fault if fault else self.stages[stage].answer
@@ -249,6 +266,7 @@ class Trial:
         return [b["id"] for b in played.blocks if b.get("type") == "tool_use"] if played else []
 
 
+FINE_GRAINED = "fine-grained-tool-streaming"  # the beta's name, before its date
 NOT_AS_BLOCKS = "the calls were not sent back as tool_use blocks (text only, or not at all)"
 
 
