@@ -14,6 +14,7 @@ import time
 import uuid
 from pathlib import Path
 
+import patience
 import psutil
 import pytest
 
@@ -157,3 +158,37 @@ def test_ctrl_c_on_a_warm_started_probe_leaves_no_warm_parent_and_no_scratch_fol
     assert process.returncode == 130
     assert [p for p in started.values() if running(p)] == []
     assert [p.name for p in temp.iterdir()] == []
+
+
+# ---- a probe killed from outside: nothing it started keeps running -------------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
+def test_a_probe_killed_from_outside_leaves_nothing_running(tmp_path, how):
+    """Only the probe's own process gets the signal (not its group, as `kill PID` or a CI
+    runner's timeout sends it): the namespaced probe, its targets and their grandchildren end."""
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    marker = f"lab-leftover-{uuid.uuid4().hex}"
+    outside = temp / f"outside-{marker}.txt"
+    process = subprocess.Popen(
+        probe_command(marker, outside, "--jobs", "2", pause=600),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "TMPDIR": str(temp)},
+        cwd=tmp_path,
+        start_new_session=True,
+    )
+    try:
+        started = patience.wait_for(
+            lambda: len(grandchildren(marker)) >= 2 and with_marker(marker),
+            60,
+            "two trials started their grandchildren",
+        )
+        assert started
+        os.kill(process.pid, how)
+        process.wait()
+        patience.wait_for(
+            lambda: with_marker(marker) == [], 30, f"every process ended after {how.name}"
+        )
+    finally:
+        stop_all(process, marker)

@@ -239,6 +239,7 @@ def cmd_probe(args: argparse.Namespace, out: Console) -> int:
         raise usage_error(f"--junit {args.junit}: no folder {args.junit.parent}")
 
     if sandbox.inside():
+        sandbox.end_namespace_on_signal()
         sandbox.loopback_up()
         isolation = f"network namespace, interfaces: {', '.join(sandbox.interfaces())}"
     elif not sandbox.reentered():  # run again: in namespaces, its leftovers ended afterwards

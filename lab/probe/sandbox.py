@@ -30,7 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -192,7 +192,7 @@ def reenter(argv: list[str], isolated: bool) -> int:
     become_subreaper()
     previous = signal.signal(signal.SIGTERM, stop_on_sigterm)
     try:
-        child = subprocess.Popen(command, env=env)
+        child = subprocess.Popen(command, env=env, preexec_fn=die_with(os.getpid()))
         try:
             return child.wait()
         except KeyboardInterrupt:
@@ -207,6 +207,38 @@ def reenter(argv: list[str], isolated: bool) -> int:
 
 def stop_on_sigterm(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def die_with(parent: int) -> Callable[[], None]:
+    """For Popen's preexec_fn: the child is SIGKILLed when `parent` dies, however it dies (kill -9
+    included). The child is `unshare`, whose --kill-child then kills the probe, the namespace's
+    first process, and the kernel every process left in the namespace. Without namespaces the
+    re-entered probe dies, but what it started in sessions of their own may outlive it."""
+
+    def arm() -> None:
+        if sys.platform.startswith("linux"):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before the signal was armed
+            os._exit(1)
+
+    return arm
+
+
+def end_namespace_on_signal() -> None:
+    """Inside the namespace: SIGTERM or SIGINT ends the probe at once. It is the namespace's
+    first process, so its end is the kernel's signal to kill every process left in it, and the
+    parent outside removes the scratch folders (a process that is a namespace's first ignores
+    SIGTERM unless it says otherwise)."""
+
+    def end(signum: int, frame: object) -> None:
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, end)
+    signal.signal(signal.SIGINT, end)
 
 
 PR_SET_CHILD_SUBREAPER = 36
