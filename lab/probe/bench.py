@@ -24,14 +24,15 @@ from dataclasses import dataclass, replace
 from lab.probe.cases import Case, Verdict, judge, script_tools
 from lab.probe.catalogue import CASES
 from lab.probe.conversation import Conversation
-from lab.probe.grades import NA, worse
+from lab.probe.grades import INCONCLUSIVE, INFO, NA, worse
+from lab.probe.idle import Progress, Wire, wait_while_working
 from lab.probe.recorder import Recorder
 from lab.probe.sandbox import Scratch, environment, listing, outside_places, written_outside
 from lab.probe.target import Target
 from lab.probe.trial import Exit, Setting, Trial, short
-from lab.probe.warm import COLD, WarmStarts, program_args, warm_module
+from lab.probe.warm import WarmStarts, program_args, warm_module
 
-TIMEOUT = 60.0  # seconds a target may take for one case before it is stopped
+TIMEOUT = 60.0  # seconds a target may stay idle in one case before it is stopped (idle.py)
 NOTES = "notes.txt"
 OUTPUT_LINES = 30  # lines of the program's output kept as evidence
 # A line that names an exception: Python's `ValueError: ...`, Node's `Error: ...` or
@@ -49,9 +50,6 @@ TRIALS_PER_CORE = 3
 # framework that handles each streamed chunk in Python spends ~30 CPU seconds on it). Started
 # first, so none is left running alone at the end.
 SLOW = {"P15": 30, "P22": 20, "P14": 12, "P6": 12, "P7": 3, "P16": 3}
-# The long runs' time limit, in time limits: their many turns cost CPU, which a machine shared
-# with other work stretches (a CPU-bound run is not a run that never ends).
-LONG_RUNS = {"P12": 2.0, "P22": 3.0}
 
 
 @dataclass(frozen=True)
@@ -112,11 +110,17 @@ def error_line(output: str, status: int | None) -> str:
     return short(lines[-1], 200) if lines else ""
 
 
+# What a program run comes back with: its exit status (None: stopped at the limit), its output,
+# and how it stood when it was stopped (None: it ended by itself).
+Ran = tuple[int | None, str, Progress | None]
+
+
 def run_program(
-    argv: list[str], scratch: Scratch, env: dict[str, str], timeout: float
-) -> tuple[int | None, str]:
-    """Start the program cold and run it to its end (or stop its process group at the limit).
-    Its output goes to a file, not a pipe: a process it left running holds no pipe open."""
+    argv: list[str], scratch: Scratch, env: dict[str, str], timeout: float, wire: Wire
+) -> Ran:
+    """Start the program cold and run it to its end, or stop its process group once it has been
+    idle for `timeout` seconds (idle.py). Its output goes to a file, not a pipe: a process it left
+    running holds no pipe open."""
     output = scratch.root / "output.txt"
     with output.open("wb") as sink:
         try:
@@ -130,23 +134,35 @@ def run_program(
                 start_new_session=True,  # its own process group: a stop reaches its children
             )
         except OSError as error:  # no such program, not executable: it never reached the model
-            return 127, f"{argv[0]}: {error.strerror or error}"
+            return 127, f"{argv[0]}: {error.strerror or error}", None
+
+    def ended(seconds: float) -> bool:
+        try:
+            process.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+
     try:
-        status: int | None = process.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        status = None
+        progress = wait_while_working(ended, process.pid, timeout, wire)
     finally:
         try:
             os.killpg(process.pid, signal.SIGKILL)  # anything it left behind
         except ProcessLookupError:
             pass
         process.wait()
-    return status, output.read_text(encoding="utf-8", errors="replace")
+    status = None if progress else process.returncode
+    return status, output.read_text(encoding="utf-8", errors="replace"), progress
 
 
 def run_warm(
-    argv: list[str], scratch: Scratch, env: dict[str, str], timeout: float, warm: WarmStarts
-) -> tuple[int | None, str] | None:
+    argv: list[str],
+    scratch: Scratch,
+    env: dict[str, str],
+    timeout: float,
+    wire: Wire,
+    warm: WarmStarts,
+) -> Ran | None:
     """Fork the program from a warm parent (see warm.py); None when it must start cold."""
     module = warm_module(argv)
     parent = warm.take(module) if module else None
@@ -154,12 +170,13 @@ def run_warm(
         return None
     output = scratch.root / "output.txt"
     try:
-        status = parent.run(program_args(argv), scratch.work, env, output, timeout)
+        ran = parent.run(program_args(argv), scratch.work, env, output, timeout, wire)
     finally:
         warm.give(parent)
-    if status == COLD:
+    if isinstance(ran, int):  # COLD
         return None
-    return status, output.read_text(encoding="utf-8", errors="replace")
+    status, progress = ran
+    return status, output.read_text(encoding="utf-8", errors="replace"), progress
 
 
 def case_modes(case: Case) -> list[bool | None]:
@@ -209,8 +226,10 @@ def run_trial(
         with FakeServer(recorder) as server:
             env = environment(scratch, server.url, target.env, stream)
             argv = target.argv(setting.prompt, scratch.work)
-            ran = run_warm(argv, scratch, env, timeout, warm) if warm and target.warm else None
-            status, output = ran or run_program(argv, scratch, env, timeout)
+            wire = recorder.wire
+            warmed = warm if warm and target.warm else None
+            ran = run_warm(argv, scratch, env, timeout, wire, warmed) if warmed else None
+            status, output, progress = ran or run_program(argv, scratch, env, timeout, wire)
             hide = {str(scratch.work): "{dir}", str(scratch.root): "{scratch}", server.url: "{url}"}
         new_files = sorted(scratch.files() - before)
         outside = written_outside(outside_before, listing(places))
@@ -231,13 +250,15 @@ def run_trial(
         exchanges,
         # The error line is read from the whole output: a dumped error object (Node prints its
         # properties after the message) can push the message out of the last lines.
-        Exit(status, error_line(clean(output), status), timeout),
+        Exit(status, error_line(clean(output), status), timeout, progress),
         new_files,
         tail,
         hide,
         outside_files=outside,
     )
-    verdict = with_facts(with_outside_writes(judge(case, trial), outside), case.id, trial)
+    verdict = with_facts(
+        with_outside_writes(cut_short(judge(case, trial), trial), outside), case.id, trial
+    )
     mode = asked_mode(trial)
     shown_argv = tuple(clean(word) for word in argv)
     return Cell(target.name, case.id, verdict, trial, mode, None, shown_argv, stream)
@@ -277,6 +298,36 @@ def with_outside_writes(verdict: Verdict, outside: Sequence[str]) -> Verdict:
         return verdict
     line = f"wrote outside its scratch folder: {', '.join(outside)}"
     return replace(verdict, evidence=(*verdict.evidence, short(line, 400)))
+
+
+# The faults after which a harness waits before asking again (as told by retry-after, or by its
+# own back-off): a trial stopped while quiet since one of them was waiting, not hanging.
+TRANSIENT = {429, 500, 502, 503, 504, 529}
+
+
+def cut_short(verdict: Verdict, trial: Trial) -> Verdict:
+    """The verdict of a trial stopped at its time limit, when the limit says nothing about the
+    target: its machine was too busy to judge (inconclusive), or it was quietly waiting to ask
+    again after a transient fault (info). Otherwise the judge's, the limit's facts in evidence."""
+    progress = trial.exit.progress
+    if progress is None:
+        return verdict
+    stopped = trial.exit.line()
+    if progress.machine_busy:
+        return Verdict(INCONCLUSIVE, f"machine busy: {stopped}", verdict.evidence)
+    last = trial.exchanges[-1] if trial.exchanges else None
+    fault = last.played.step if last and last.played and last.played.kind == "fault" else None
+    if last and progress.reason == "idle" and getattr(fault, "status", None) in TRANSIENT:
+        told = getattr(fault, "retry_after", None)
+        wait = f"retry-after {told:g} s" if told is not None else "no retry-after"
+        because = (
+            f"still waiting to ask again after request #{last.number}'s "
+            f"{getattr(fault, 'status', '')} ({wait}) when the limit came; it may have retried"
+        )
+        return Verdict(INFO, because, (*verdict.evidence, stopped))
+    if stopped in verdict.evidence:
+        return verdict
+    return replace(verdict, evidence=(*verdict.evidence, stopped))
 
 
 # Facts a reader of a case's cell needs beside the judge's evidence: P4's invalid streamed JSON
@@ -350,8 +401,7 @@ def probe_pairs(
 
         def one(run: tuple[Target, Case, bool | None]) -> Cell:
             target, case, stream = run
-            limit = timeout * LONG_RUNS.get(case.id, 1.0)
-            return run_trial(target, case, timeout=limit, warm=warm, stream=stream)
+            return run_trial(target, case, timeout=timeout, warm=warm, stream=stream)
 
         with ThreadPoolExecutor(max_workers=workers) as pool:
             started = {k: pool.submit(one, runs[k]) for k in order}

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lab.probe.conversation import Played, Stage, blocks_in, strings, turn_of, user_text
+from lab.probe.idle import Progress
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,8 @@ class Exchange:
 class Exit:
     status: int | None  # None: the program was stopped at the time limit
     error: str = ""  # the last line that names an exception, if the program printed one
-    timeout: float = 0.0
+    timeout: float = 0.0  # the limit, in seconds of idle time (idle.py)
+    progress: Progress | None = None  # how it stood when stopped (None: it ended by itself)
 
     @property
     def clean(self) -> bool:
@@ -80,6 +82,8 @@ class Exit:
 
     def line(self) -> str:
         if self.status is None:
+            if self.progress is not None:
+                return self.progress.line(self.timeout)
             return f"timed out after {self.timeout:g} s (stopped)"
         text = f"exit status {self.status}"
         return f"{text}: {self.error}" if self.error else text

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
 
+from lab.probe.idle import Progress, Wire, wait_while_working
 from lab.probe.sandbox import Scratch, environment
 
 # ---------------------------------------------------------------- the parent (and the child)
@@ -270,9 +271,16 @@ class WarmParent:
             job.ended.set()
 
     def run(
-        self, args: list[str], cwd: Path, env: dict[str, str], output: Path, timeout: float
-    ) -> int | None:
-        """The program's exit status, None when it was stopped at the time limit, or COLD."""
+        self,
+        args: list[str],
+        cwd: Path,
+        env: dict[str, str],
+        output: Path,
+        timeout: float,
+        wire: Wire,
+    ) -> tuple[int | None, Progress | None] | int:
+        """The program's exit status (None when it was stopped at the idle limit, idle.py) and
+        how it stood when stopped; or COLD."""
         assert self.process.stdin is not None
         with self.lock:
             self.counter += 1
@@ -281,14 +289,21 @@ class WarmParent:
         if not first:
             self.scouted.wait(SCOUT_WAIT)
         try:
-            return self.start(ident, args, cwd, env, output, timeout)
+            return self.start(ident, args, cwd, env, output, timeout, wire)
         finally:
             if first:
                 self.scouted.set()
 
     def start(
-        self, ident: str, args: list[str], cwd: Path, env: dict, output: Path, timeout: float
-    ) -> int | None:
+        self,
+        ident: str,
+        args: list[str],
+        cwd: Path,
+        env: dict,
+        output: Path,
+        timeout: float,
+        wire: Wire,
+    ) -> tuple[int | None, Progress | None] | int:
         """Send job `ident` to the parent and wait for it: `run`'s answer."""
         assert self.process.stdin is not None
         with self.lock:
@@ -301,14 +316,14 @@ class WarmParent:
         if "cold" in job.answers or "pid" not in job.answers:
             self.problem = job.answers.get("cold", f"the warm parent for {self.module} died")
             return COLD
-        pid = job.answers["pid"]
-        finished = job.ended.wait(timeout)
+        pid = job.answers["pid"]  # a session of its own: the child calls setsid first
+        progress = wait_while_working(job.ended.wait, pid, timeout, wire)
         try:
             os.killpg(pid, signal.SIGKILL)  # at the limit: the program; after: what it left
         except ProcessLookupError:
             pass
         job.ended.wait()
-        return job.answers.get("status") if finished else None
+        return (None, progress) if progress else (job.answers.get("status"), None)
 
     def close(self) -> None:
         if self.process.stdin is not None:

@@ -23,6 +23,7 @@ th { background: #f3f3f3; }
 td.kept { background: #e3f4e3; } td.fail { background: #f9d6d6; font-weight: bold; }
 td.non-strict { background: #fcefc7; } td.info { background: #e0effa; }
 td.na { background: #eee; color: #777; } td.not-reached { background: #ead7f3; font-weight: bold; }
+td.inconclusive { background: #dde3f0; }
 td a { color: inherit; }
 details { margin: .4em 0; border: 1px solid #ddd; padding: .3em .6em; }
 summary { cursor: pointer; }
@@ -37,6 +38,7 @@ CLASS = {
     "info": "info",
     "n/a": "na",
     "not reached": "not-reached",
+    "inconclusive": "inconclusive",
 }
 
 

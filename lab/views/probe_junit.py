@@ -13,12 +13,13 @@ from collections.abc import Sequence
 
 from lab.probe.bench import Cell
 from lab.probe.catalogue import BY_ID
-from lab.probe.grades import FAIL, NA, NOT_REACHED
+from lab.probe.grades import FAIL, INCONCLUSIVE, NA, NOT_REACHED
 from lab.probe.target import Target
 from lab.views.probe import reproduce
 
 # A grade that makes a testcase not pass: the element that says so.
-OUTCOME_ELEMENT = {FAIL: "failure", NOT_REACHED: "error", NA: "skipped"}
+# An inconclusive cell (the probe's machine too busy to judge) is skipped, not failed.
+OUTCOME_ELEMENT = {FAIL: "failure", NOT_REACHED: "error", NA: "skipped", INCONCLUSIVE: "skipped"}
 
 
 def testcase(cell: Cell, target: Target) -> ET.Element:
