@@ -106,7 +106,7 @@ def descendants() -> list[int]:
 
 
 def wait_while_working(
-    ended: Callable[[float], bool], session: int, limit: float, wire: Wire
+    ended: Callable[[float], bool], session: int, limit: float, wire: Wire, cap: float = CAP
 ) -> Progress | None:
     """Wait for the program (`ended(seconds)` waits that long at most and says whether it ended)
     while it works; None when it ended, else how it stood when the idle limit (or the cap) came.
@@ -130,7 +130,7 @@ def wait_while_working(
             working = working or usage[1] or share >= BUSY_SHARE
         idle = 0.0 if working else idle + min(now - previous, 2 * SAMPLE)
         previous = now
-        if idle >= limit or now - start >= CAP * limit:
+        if idle >= limit or now - start >= cap * limit:
             load = os.getloadavg()[0] / (os.cpu_count() or 1) if hasattr(os, "getloadavg") else 0
             asked = None if wire.last_request is None else wire.last_request - start
             reason = "idle" if idle >= limit else "cap"
