@@ -95,9 +95,13 @@ def descendants() -> list[int]:
     frontier = ["self"]
     while frontier:
         pid = frontier.pop()
-        for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue  # it ended while we looked
+        for task in tasks:
             try:
-                kids = task.read_text().split()
+                kids = Path(f"/proc/{pid}/task/{task}/children").read_text().split()
             except OSError:
                 continue
             found += [int(k) for k in kids]
