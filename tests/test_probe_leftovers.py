@@ -1,6 +1,7 @@
 """Nothing outlives `lab probe`: a target's grandchild in a session of its own is gone when the
-probe ends or is interrupted, no scratch folder is left in the temp folder, and a file the target
-wrote outside its scratch folder is named in its evidence."""
+probe ends, is interrupted or killed, no scratch folder is left in the temp folder, and a file the
+target wrote outside its scratch folder is named in its evidence — only the target's own, never a
+file another process wrote meanwhile."""
 
 from __future__ import annotations
 
@@ -50,20 +51,48 @@ def test_a_grandchild_and_scratch_folders_are_gone_and_an_outside_write_is_repor
     temp.mkdir()
     marker = f"lab-leftover-{uuid.uuid4().hex}"
     outside = temp / f"outside-{marker}.txt"
-    done = subprocess.run(
+    done = patience.run(
         probe_command(marker, outside, "--case", "P1b", "P2", "--json"),
-        capture_output=True,
-        text=True,
-        timeout=300,
+        300,
+        "lab probe of the leaver",
         env={**os.environ, "TMPDIR": str(temp)},
         cwd=tmp_path,
     )
     assert done.returncode in (0, 1), done.stderr
     assert with_marker(marker) == []  # both trials' grandchildren ended with the probe
-    assert sorted(p.name for p in temp.iterdir()) == [outside.name]  # no lab-probe-* left
+    # No lab-probe-* left, and the write outside stayed in the target's own view (view.py).
+    assert sorted(p.name for p in temp.iterdir()) == []
     cells = json.loads(done.stdout)["cells"]
     for cell in cells:
         assert f"wrote outside its scratch folder: {outside}" in cell["evidence"], cell
+
+
+def test_only_the_targets_own_writes_are_outside_writes_while_a_neighbour_writes_in_tmp(tmp_path):
+    """`lab probe --cmd false --case P1 P2`: `false` writes nothing, while another process (the
+    test's) writes a file in the probe's temp folder every 50 ms."""
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    writer = "import sys, time, itertools\nfor n in itertools.count():\n"
+    writer += "    open(f'{sys.argv[1]}/neighbour-{n}.txt', 'w').write('x')\n    time.sleep(0.05)\n"
+    neighbour = subprocess.Popen([sys.executable, "-c", writer, str(temp)])
+    try:
+        command = [sys.executable, "-m", "lab", "probe", "--cmd", "false", "--case", "P1", "P2"]
+        done = patience.run(
+            [*command, "--json"],
+            120,
+            "lab probe --cmd false",
+            env={**os.environ, "TMPDIR": str(temp)},
+            cwd=tmp_path,
+        )
+    finally:
+        neighbour.kill()
+        neighbour.wait()
+    assert done.returncode == 4, done.stderr  # `false` was not reached
+    cells = json.loads(done.stdout)["cells"]
+    assert [c["case"] for c in cells] == ["P1", "P2"]
+    for cell in cells:
+        assert not [e for e in cell["evidence"] if "outside its scratch folder" in e], cell
+    assert len(list(temp.glob("neighbour-*"))) > 5  # the neighbour did write meanwhile
 
 
 @pytest.mark.parametrize(

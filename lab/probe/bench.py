@@ -30,6 +30,7 @@ from lab.probe.recorder import Recorder
 from lab.probe.sandbox import Scratch, environment, listing, outside_places, written_outside
 from lab.probe.target import Target
 from lab.probe.trial import Exit, Setting, Trial, short
+from lab.probe.view import wrapped, written
 from lab.probe.warm import WarmStarts, program_args, warm_module
 
 TIMEOUT = 60.0  # seconds a target may stay idle in one case before it is stopped (idle.py)
@@ -162,6 +163,7 @@ def run_warm(
     timeout: float,
     wire: Wire,
     warm: WarmStarts,
+    own_view: bool = False,
 ) -> Ran | None:
     """Fork the program from a warm parent (see warm.py); None when it must start cold."""
     module = warm_module(argv)
@@ -170,7 +172,8 @@ def run_warm(
         return None
     output = scratch.root / "output.txt"
     try:
-        ran = parent.run(program_args(argv), scratch.work, env, output, timeout, wire)
+        view = scratch.root if own_view else None
+        ran = parent.run(program_args(argv), scratch.work, env, output, timeout, wire, view)
     finally:
         warm.give(parent)
     if isinstance(ran, int):  # COLD
@@ -221,18 +224,22 @@ def run_trial(
         if stream is None and len(modes) == 1:
             stream = modes.pop() == "stream"
         before = scratch.files()
-        places = outside_places()
+        places = outside_places()  # the degraded alternative to a view of its own (view.py)
         outside_before = listing(places)
         with FakeServer(recorder) as server:
             env = environment(scratch, server.url, target.env, stream)
             argv = target.argv(setting.prompt, scratch.work)
+            own_view = places != []  # under `lab probe`: see outside_places
             wire = recorder.wire
             warmed = warm if warm and target.warm else None
-            ran = run_warm(argv, scratch, env, timeout, wire, warmed) if warmed else None
-            status, output, progress = ran or run_program(argv, scratch, env, timeout, wire)
+            ran = run_warm(argv, scratch, env, timeout, wire, warmed, own_view) if warmed else None
+            cold = wrapped(argv, scratch.root) if own_view else argv
+            status, output, progress = ran or run_program(cold, scratch, env, timeout, wire)
             hide = {str(scratch.work): "{dir}", str(scratch.root): "{scratch}", server.url: "{url}"}
         new_files = sorted(scratch.files() - before)
-        outside = written_outside(outside_before, listing(places))
+        outside = written(scratch.root)
+        if outside is None:  # no view of its own: every process's writes, the listing's
+            outside = written_outside(outside_before, listing(places))
     finally:
         scratch.remove()
 

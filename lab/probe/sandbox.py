@@ -81,11 +81,12 @@ class Scratch:
 # ---------------------------------------------------------------- writes outside the scratch folder
 def outside_places() -> list[Path]:
     """Where a target that ignores its HOME, TMPDIR and working folder would write: the temp
-    folder, the probe's working folder, the user's home folder
-    and its dot-folders (~/.cache, ~/.config, ...). Listed, not traced: cheap, and it sees a
-    new file or a rewritten one at the top of each place, not deeper. Only under `lab probe`
-    (re-entered): a probe run in process (a test, a notebook) shares these places with whatever
-    else runs there, so it watches nothing."""
+    folder, the probe's working folder, the user's home folder and its dot-folders (~/.cache,
+    ~/.config, ...). The degraded alternative to a view of its own (view.py), used only when the
+    target could not be given one: a listing diff sees every process's writes, not only the
+    target's, and only at the top of each place. Only under `lab probe` (re-entered): a probe run
+    in process (a test, a notebook) shares these places with whatever else runs there, so it
+    watches nothing (and its targets get no view: the list is empty)."""
     if RUN_MARK not in os.environ:
         return []
     homes = {Path.home(), Path(pwd.getpwuid(os.getuid()).pw_dir)}

@@ -42,6 +42,7 @@ from typing import NoReturn
 
 from lab.probe.idle import Progress, Wire, wait_while_working
 from lab.probe.sandbox import Scratch, environment
+from lab.probe.view import enter, places
 
 # ---------------------------------------------------------------- the parent (and the child)
 
@@ -59,6 +60,12 @@ def exit_code(code: object) -> int:
 def become(job: dict, module: str) -> int:
     """In the forked child: turn into the program the job describes, run it, return its status."""
     os.setsid()
+    # What the run imported goes to the parent through this file, opened before the view: in
+    # the view the parent's folder is an outside place, whose writes the parent would not see.
+    learned = os.open(job["modules"], os.O_WRONLY | os.O_CREAT, 0o600)
+    if job.get("view"):  # before anything of the program runs (view.py)
+        scratch, *chosen = job["view"]
+        enter(Path(scratch), [Path(p) for p in chosen])
     os.chdir(job["cwd"])
     os.environ.clear()
     os.environ.update(job["env"])
@@ -87,8 +94,8 @@ def become(job: dict, module: str) -> int:
         traceback.print_exc()
         return 1
     finally:
-        learned = Path(job["modules"])  # what the run imported: the parent imports it next time
-        learned.write_text("\n".join(sorted(sys.modules)), encoding="utf-8")
+        os.ftruncate(learned, 0)  # what the run imported: the parent imports it next time
+        os.write(learned, "\n".join(sorted(sys.modules)).encode())
     return 0
 
 
@@ -278,9 +285,11 @@ class WarmParent:
         output: Path,
         timeout: float,
         wire: Wire,
+        view: Path | None = None,
     ) -> tuple[int | None, Progress | None] | int:
         """The program's exit status (None when it was stopped at the idle limit, idle.py) and
-        how it stood when stopped; or COLD."""
+        how it stood when stopped; or COLD. With `view` (a scratch folder) the program gets its
+        own view of the outside places (view.py)."""
         assert self.process.stdin is not None
         with self.lock:
             self.counter += 1
@@ -289,7 +298,7 @@ class WarmParent:
         if not first:
             self.scouted.wait(SCOUT_WAIT)
         try:
-            return self.start(ident, args, cwd, env, output, timeout, wire)
+            return self.start(ident, args, cwd, env, output, timeout, wire, view)
         finally:
             if first:
                 self.scouted.set()
@@ -303,13 +312,15 @@ class WarmParent:
         output: Path,
         timeout: float,
         wire: Wire,
+        view: Path | None,
     ) -> tuple[int | None, Progress | None] | int:
         """Send job `ident` to the parent and wait for it: `run`'s answer."""
         assert self.process.stdin is not None
         with self.lock:
             job = self.jobs[ident] = Job()
-            order = {"id": ident, "args": args, "cwd": str(cwd), "env": env}
+            order: dict[str, object] = {"id": ident, "args": args, "cwd": str(cwd), "env": env}
             order.update(output=str(output), modules=str(self.modules))
+            order["view"] = [str(view), *map(str, places(view))] if view else None
             self.process.stdin.write(json.dumps(order) + "\n")
             self.process.stdin.flush()
         job.started.wait()
