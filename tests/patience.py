@@ -88,3 +88,14 @@ def run(command: list[str], base: float, what: str, **options: Any) -> subproces
     )
     out, err = communicate(process, base, what)
     return subprocess.CompletedProcess(command, process.returncode, out, err)
+
+
+def wait(process: subprocess.Popen, base: float, what: str) -> int:
+    """`process.wait()` within the scaled limit; at the limit it is killed and the test fails
+    saying so."""
+    try:
+        return process.wait(timeout=limit(base))
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        pytest.fail(expired(what, base))

@@ -7,6 +7,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import patience
 import pytest
 
 from lab.model import ModelRequest, overloaded, stream_error, text, tool_use, turn
@@ -343,12 +344,11 @@ def test_the_readme_example_loop_is_the_one_the_suite_runs():
 
 def test_notebook_08s_questions_are_computed_from_a_real_probe():
     import json
-    import subprocess
 
     from lab.predict import check
 
     command = [sys.executable, "-m", "lab", "probe", "anthropic-tool-runner", "--case", "P1s"]
-    done = subprocess.run([*command, "--json"], capture_output=True, text=True, timeout=300)
+    done = patience.run([*command, "--json"], 300, "lab probe anthropic-tool-runner --case P1s")
     result = json.loads(done.stdout)
     assert check("R.1", 1, "en", result=result).right  # one request: the call was dropped
     assert check("R.3", 0, "en", result=result).right  # and the program said nothing was wrong

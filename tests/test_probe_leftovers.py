@@ -114,12 +114,12 @@ def test_ctrl_c_mid_probe_ends_every_process_and_removes_every_scratch_folder(
         start_new_session=True,  # a group of its own, as a terminal runs a command
     )
     try:
-        deadline = time.monotonic() + 120
-        while len(grandchildren(marker)) < running and time.monotonic() < deadline:
-            time.sleep(0.1)  # each running trial started its grandchild: the probe is busy
-        assert len(grandchildren(marker)) == running, "the probe never got going"
+        patience.wait_for(  # each running trial started its grandchild: the probe is busy
+            lambda: len(grandchildren(marker)) >= running, 120, "the probe's trials to start"
+        )
+        assert len(grandchildren(marker)) == running
         os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C sends
-        _, err = process.communicate(timeout=60)
+        _, err = patience.communicate(process, 60, "the probe to end after Ctrl-C")
         assert process.returncode == 130
         assert b"Traceback" not in err
         assert with_marker(marker) == []
@@ -172,7 +172,7 @@ def test_ctrl_c_on_a_warm_started_probe_leaves_no_warm_parent_and_no_scratch_fol
         cwd=tmp_path,
         start_new_session=True,
     )
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + patience.limit(120)
     started: dict[int, psutil.Process] = {}
     while time.monotonic() < deadline:
         started |= {p.pid: p for p in descendants(process.pid)}
@@ -183,7 +183,7 @@ def test_ctrl_c_on_a_warm_started_probe_leaves_no_warm_parent_and_no_scratch_fol
     assert any("lab.probe.warm" in command_line(p) for p in started.values())
     started |= {p.pid: p for p in descendants(process.pid)}
     os.killpg(process.pid, signal.SIGINT)
-    process.communicate(timeout=60)
+    patience.communicate(process, 60, "the probe to end after Ctrl-C")
     assert process.returncode == 130
     assert [p for p in started.values() if running(p)] == []
     assert [p.name for p in temp.iterdir()] == []
