@@ -327,7 +327,7 @@ def test_the_readme_case_table_is_the_catalogue():
 
 def test_the_readme_documents_every_grade_and_exit_code():
     bench = README.split("## The bench", 1)[1].split("### For harness authors", 1)[0]
-    for grade in ("kept", "fail", "non-strict", "info", "n/a", "not reached"):
+    for grade in ("kept", "fail", "non-strict", "info", "n/a", "not reached", "inconclusive"):
         assert f"- **{grade}** — " in bench
     for flag in ("--final-call", "--junit", "your* `PATH`"):
         assert flag in bench
