@@ -95,7 +95,7 @@ def test_a_busy_program_is_stopped_at_the_cap_and_says_it_was_still_making_progr
     finally:
         stopped(process)
     assert progress is not None and progress.reason == "cap"
-    assert progress.wall >= 1.5 and progress.cpu > 0
+    assert progress.wall >= 1.5 and progress.cpu > 0 and progress.computing > 0.5
     assert "while still making progress: no request" in progress.line(0.3)
 
 
@@ -129,11 +129,14 @@ def test_a_run_quiet_since_a_429_when_the_limit_came_reads_info_with_that_fact()
 
 
 def test_a_run_still_busy_at_the_cap_on_a_loaded_machine_is_inconclusive_not_a_fail():
-    busy = Progress("cap", 300.0, 0.0, 12.0, 250.0, 20.0)
+    busy = Progress("cap", 300.0, 0.0, 12.0, 250.0, 20.0, computing=0.9)
     verdict = cut_short(Verdict(FAIL, "the run did not end"), cut(busy, after_fault=False))
     assert verdict.kind == INCONCLUSIVE
     assert verdict.because.startswith("machine busy: stopped after 300 s (5× the 1 s limit)")
     assert "its last request at 250.0 s, 12.0 CPU s used, load 20.0 per core" in verdict.because
     # On an idle machine a run busy for five limits is the target's: the judge's grade.
-    calm = Progress("cap", 300.0, 0.0, 290.0, 250.0, 0.5)
+    calm = Progress("cap", 300.0, 0.0, 290.0, 250.0, 0.5, computing=1.0)
     assert cut_short(Verdict(FAIL, "the run did not end"), cut(calm, after_fault=True)).kind == FAIL
+    # Only talking (a retry loop: requests, little CPU), even on a loaded machine: the program's.
+    talking = Progress("cap", 300.0, 0.0, 3.0, 299.0, 20.0, computing=0.1)
+    assert cut_short(Verdict(FAIL, "still asking"), cut(talking, after_fault=True)).kind == FAIL

@@ -4,8 +4,9 @@ A program is stopped only after it has been idle for the whole limit: no process
 runnable or using CPU, no request on its connection to the fake, and no wait the fake asked for
 (a `retry-after`) still running. A program starved of CPU by other work is runnable, so a loaded
 machine stretches its run instead of cutting it. Past `CAP` time limits of wall clock a program
-still busy is stopped anyway; when the machine was loaded then (`BUSY_LOAD`), its cell is
-inconclusive, not a grade against it.
+still busy is stopped anyway; when it spent most of its run wanting CPU on a loaded machine
+(`BUSY_LOAD`), its cell is inconclusive, not a grade against it. A program that was only talking
+(a retry loop that never ends: requests, little CPU) is the program's doing, and judged.
 
 Where /proc is missing (not Linux), only the wire counts (a degraded alternative): the idle time is
 the time since the last request, or since the end of the wait the fake asked for.
@@ -38,10 +39,12 @@ class Progress:
     cpu: float  # CPU seconds its session had used (as last seen; None-less: 0 when unknown)
     last_request: float | None  # seconds after its start of its last request (None: none)
     load: float  # the machine's load average per core when it was stopped
+    computing: float = 0.0  # the share of its looks at which it was runnable or using CPU
 
     @property
     def machine_busy(self) -> bool:
-        return self.reason == "cap" and self.load > BUSY_LOAD
+        """Stopped at the cap while mostly wanting CPU, on a loaded machine: the machine's."""
+        return self.reason == "cap" and self.load > BUSY_LOAD and self.computing >= 0.5
 
     def line(self, limit: float) -> str:
         """One line for the cell: why it was stopped, and whether it was still making progress."""
@@ -122,6 +125,7 @@ def wait_while_working(
     history: list[tuple[float, float]] = []  # (time, CPU seconds) over the last WINDOW
     heard = wire.last_request
     idle = cpu = 0.0
+    looks = computing = 0
     while not ended(SAMPLE):
         now = time.monotonic()
         usage = session_usage(session)
@@ -131,12 +135,16 @@ def wait_while_working(
             cpu = max(cpu, usage[0])
             history = [(t, c) for t, c in history if now - t <= WINDOW] + [(now, cpu)]
             share = (cpu - history[0][1]) / max(now - history[0][0], SAMPLE)
-            working = working or usage[1] or share >= BUSY_SHARE
+            looks += 1
+            if usage[1] or share >= BUSY_SHARE:
+                computing += 1
+                working = True
         idle = 0.0 if working else idle + min(now - previous, 2 * SAMPLE)
         previous = now
         if idle >= limit or now - start >= cap * limit:
             load = os.getloadavg()[0] / (os.cpu_count() or 1) if hasattr(os, "getloadavg") else 0
             asked = None if wire.last_request is None else wire.last_request - start
             reason = "idle" if idle >= limit else "cap"
-            return Progress(reason, now - start, idle, cpu, asked, load)
+            shared = computing / looks if looks else 0.0
+            return Progress(reason, now - start, idle, cpu, asked, load, shared)
     return None
