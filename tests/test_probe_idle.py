@@ -122,6 +122,9 @@ def test_a_run_quiet_since_a_429_when_the_limit_came_reads_info_with_that_fact()
         "still waiting to ask again after request #1's 429 (retry-after 1 s) when the limit "
         "came; it may have retried"
     )
+    # Still inside a long retry-after when the cap came: the same fact.
+    told = Progress("cap", 300.0, 0.0, 0.4, 1.0, 20.0, computing=0.0, told=True)
+    assert cut_short(JUDGED, cut(told, after_fault=True)).kind == INFO
     # Quiet after a script answer, the judge's grade stands, the limit's facts in its evidence.
     kept = cut_short(JUDGED, cut(progress, after_fault=False))
     assert kept.kind == NON_STRICT

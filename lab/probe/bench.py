@@ -324,7 +324,8 @@ def cut_short(verdict: Verdict, trial: Trial) -> Verdict:
         return Verdict(INCONCLUSIVE, f"machine busy: {stopped}", verdict.evidence)
     last = trial.exchanges[-1] if trial.exchanges else None
     fault = last.played.step if last and last.played and last.played.kind == "fault" else None
-    if last and progress.reason == "idle" and getattr(fault, "status", None) in TRANSIENT:
+    quiet = progress.reason == "idle" or progress.told  # waiting, as told or on its own
+    if last and quiet and getattr(fault, "status", None) in TRANSIENT:
         told = getattr(fault, "retry_after", None)
         wait = f"retry-after {told:g} s" if told is not None else "no retry-after"
         because = (

@@ -40,6 +40,7 @@ class Progress:
     last_request: float | None  # seconds after its start of its last request (None: none)
     load: float  # the machine's load average per core when it was stopped
     computing: float = 0.0  # the share of its looks at which it was runnable or using CPU
+    told: bool = False  # stopped inside a wait the fake asked for (a retry-after past the cap)
 
     @property
     def machine_busy(self) -> bool:
@@ -146,5 +147,6 @@ def wait_while_working(
             asked = None if wire.last_request is None else wire.last_request - start
             reason = "idle" if idle >= limit else "cap"
             shared = computing / looks if looks else 0.0
-            return Progress(reason, now - start, idle, cpu, asked, load, shared)
+            told = now < wire.told_until
+            return Progress(reason, now - start, idle, cpu, asked, load, shared, told)
     return None
