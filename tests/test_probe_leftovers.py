@@ -221,3 +221,17 @@ def test_a_probe_killed_from_outside_leaves_nothing_running(tmp_path, how):
         )
     finally:
         stop_all(process, marker)
+
+
+def test_the_next_probe_sweeps_the_scratch_folders_of_a_run_killed_with_no_cleanup(tmp_path):
+    from lab.probe.sandbox import sweep_stale
+
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()  # its PID now names no live process
+    killed = tmp_path / f"lab-probe-{ended.pid}-abc"
+    running = tmp_path / f"lab-probe-{os.getpid()}-def"
+    other = tmp_path / "lab-probe-in_process"  # a probe run in process: no PID in its name
+    for folder in (killed, running, other):
+        (folder / "work").mkdir(parents=True)
+    sweep_stale(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([running.name, other.name])

@@ -182,6 +182,7 @@ def reenter(argv: list[str], isolated: bool) -> int:
     """Run `python -m lab ARGV` again — inside fresh namespaces when `isolated` — with its temp
     scratch folders named for this run; wait for it, then end whatever it left running and
     remove those folders. Ctrl-C (or SIGTERM) ends it all at once and raises KeyboardInterrupt."""
+    sweep_stale(Path(tempfile.gettempdir()))
     prefix = f"lab-probe-{os.getpid()}-"  # unique among the runs alive now
     env = {**os.environ, RUN_MARK: prefix}
     command = [sys.executable, "-m", "lab", *argv]
@@ -204,6 +205,25 @@ def reenter(argv: list[str], isolated: bool) -> int:
         end_descendants()
         for folder in Path(tempfile.gettempdir()).glob(f"{prefix}*"):
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def sweep_stale(temp: Path) -> None:
+    """Remove the scratch folders of runs that were killed with no chance to clean up (kill -9):
+    `lab-probe-PID-*` whose PID is no longer a live process."""
+    for folder in temp.glob("lab-probe-*-*"):
+        pid = folder.name.split("-")[2]
+        if pid.isdigit() and not alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's
+        return True
+    return True
 
 
 def stop_on_sigterm(signum: int, frame: object) -> None:
