@@ -88,6 +88,18 @@ def test_a_wait_the_fake_asked_for_is_not_idle():
     assert progress is not None and progress.reason == "idle"
 
 
+def test_after_a_transient_fault_a_program_may_stay_quiet_for_two_limits():
+    # A back-off of its own as long as the limit (smolagents waits 60 s after a 429) is not cut
+    # by a race with the clock: 1.5 s of quiet under a 1 s limit, after a 429.
+    process = started("import time; time.sleep(1.5)")
+    try:
+        wire = Wire(last_request=time.monotonic(), after_fault=True)
+        progress = wait_while_working(waiting_on(process), process.pid, 1.0, wire)
+    finally:
+        stopped(process)
+    assert progress is None
+
+
 def test_a_busy_program_is_stopped_at_the_cap_and_says_it_was_still_making_progress():
     process = started("while True: pass")
     try:
@@ -128,7 +140,7 @@ def test_a_run_quiet_since_a_429_when_the_limit_came_reads_info_with_that_fact()
     # Quiet after a script answer, the judge's grade stands, the limit's facts in its evidence.
     kept = cut_short(JUDGED, cut(progress, after_fault=False))
     assert kept.kind == NON_STRICT
-    assert kept.evidence[-1].startswith("timed out: idle for 1 s, stopped after 61 s")
+    assert kept.evidence[-1].startswith("timed out: idle for 60 s, stopped after 61 s")
 
 
 def test_a_run_still_busy_at_the_cap_on_a_loaded_machine_is_inconclusive_not_a_fail():

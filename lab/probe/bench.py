@@ -25,7 +25,7 @@ from lab.probe.cases import Case, Verdict, judge, script_tools
 from lab.probe.catalogue import CASES
 from lab.probe.conversation import Conversation
 from lab.probe.grades import INCONCLUSIVE, INFO, NA, worse
-from lab.probe.idle import Progress, Wire, wait_while_working
+from lab.probe.idle import TRANSIENT, Progress, Wire, wait_while_working
 from lab.probe.recorder import Recorder
 from lab.probe.sandbox import Scratch, environment, listing, outside_places, written_outside
 from lab.probe.target import Target
@@ -305,11 +305,6 @@ def with_outside_writes(verdict: Verdict, outside: Sequence[str]) -> Verdict:
         return verdict
     line = f"wrote outside its scratch folder: {', '.join(outside)}"
     return replace(verdict, evidence=(*verdict.evidence, short(line, 400)))
-
-
-# The faults after which a harness waits before asking again (as told by retry-after, or by its
-# own back-off): a trial stopped while quiet since one of them was waiting, not hanging.
-TRANSIENT = {429, 500, 502, 503, 504, 529}
 
 
 def cut_short(verdict: Verdict, trial: Trial) -> Verdict:

@@ -60,7 +60,15 @@ class Progress:
                 f"stopped after {self.wall:.0f} s ({CAP:g}× the {limit:g} s limit) while still "
                 f"making progress: {facts}"
             )
-        return f"timed out: idle for {limit:g} s, stopped after {self.wall:.0f} s: {facts}"
+        idle = f"{round(self.idle, 1):g}"
+        return f"timed out: idle for {idle} s, stopped after {self.wall:.0f} s: {facts}"
+
+
+# The answers after which a client waits before asking again (as told by retry-after, or on a
+# back-off of its own): after one, the program may stay quiet for two limits, not one, so that a
+# back-off as long as the limit (smolagents waits 60 s) is not cut by a race with the clock.
+TRANSIENT = {429, 500, 502, 503, 504, 529}
+AFTER_FAULT = 2.0
 
 
 @dataclass
@@ -69,6 +77,7 @@ class Wire:
 
     last_request: float | None = None  # when the last request arrived or was answered
     told_until: float = 0.0  # the end of the last wait the fake asked for (retry-after)
+    after_fault: bool = False  # the last answer was a transient fault (TRANSIENT)
 
 
 def session_usage(session: int) -> tuple[float, bool] | None:
@@ -142,10 +151,11 @@ def wait_while_working(
                 working = True
         idle = 0.0 if working else idle + min(now - previous, 2 * SAMPLE)
         previous = now
-        if idle >= limit or now - start >= cap * limit:
+        allowed = limit * (AFTER_FAULT if wire.after_fault else 1.0)
+        if idle >= allowed or now - start >= cap * limit:
             load = os.getloadavg()[0] / (os.cpu_count() or 1) if hasattr(os, "getloadavg") else 0
             asked = None if wire.last_request is None else wire.last_request - start
-            reason = "idle" if idle >= limit else "cap"
+            reason = "idle" if idle >= allowed else "cap"
             shared = computing / looks if looks else 0.0
             told = now < wire.told_until
             return Progress(reason, now - start, idle, cpu, asked, load, shared, told)

@@ -17,7 +17,7 @@ import httpx2
 
 from lab.model.script import Turn
 from lab.probe.conversation import Played
-from lab.probe.idle import Wire
+from lab.probe.idle import TRANSIENT, Wire
 from lab.probe.trial import Exchange, short
 
 
@@ -94,6 +94,7 @@ class Recorder:
             )
             self.exchanges.append(exchange)
             self.wire.last_request = time.monotonic()
+            self.wire.after_fault = response.status_code in TRANSIENT
             if (wait := told_wait(response)) is not None:
                 self.wire.told_until = self.wire.last_request + wait
             if self.on_exchange is not None:
