@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from xml.etree import ElementTree
 
+import patience
 import pytest
 
 AGENTS = Path(__file__).parent / "agents"
@@ -17,7 +18,7 @@ LAB = [sys.executable, "-m", "lab"]
 
 def lab(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     command, environment = [*LAB, *args], {**os.environ, **(env or {})}
-    return subprocess.run(command, capture_output=True, text=True, timeout=300, env=environment)
+    return patience.run(command, 300, f"lab {' '.join(args)}", env=environment)
 
 
 def said(done: subprocess.CompletedProcess) -> str:

@@ -1,6 +1,7 @@
 """Nothing outlives `lab probe`: a target's grandchild in a session of its own is gone when the
-probe ends or is interrupted, no scratch folder is left in the temp folder, and a file the target
-wrote outside its scratch folder is named in its evidence."""
+probe ends, is interrupted or killed, no scratch folder is left in the temp folder, and a file the
+target wrote outside its scratch folder is named in its evidence — only the target's own, never a
+file another process wrote meanwhile."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import time
 import uuid
 from pathlib import Path
 
+import patience
 import psutil
 import pytest
 
@@ -49,20 +51,48 @@ def test_a_grandchild_and_scratch_folders_are_gone_and_an_outside_write_is_repor
     temp.mkdir()
     marker = f"lab-leftover-{uuid.uuid4().hex}"
     outside = temp / f"outside-{marker}.txt"
-    done = subprocess.run(
+    done = patience.run(
         probe_command(marker, outside, "--case", "P1b", "P2", "--json"),
-        capture_output=True,
-        text=True,
-        timeout=300,
+        300,
+        "lab probe of the leaver",
         env={**os.environ, "TMPDIR": str(temp)},
         cwd=tmp_path,
     )
     assert done.returncode in (0, 1), done.stderr
     assert with_marker(marker) == []  # both trials' grandchildren ended with the probe
-    assert sorted(p.name for p in temp.iterdir()) == [outside.name]  # no lab-probe-* left
+    # No lab-probe-* left, and the write outside stayed in the target's own view (view.py).
+    assert sorted(p.name for p in temp.iterdir()) == []
     cells = json.loads(done.stdout)["cells"]
     for cell in cells:
         assert f"wrote outside its scratch folder: {outside}" in cell["evidence"], cell
+
+
+def test_only_the_targets_own_writes_are_outside_writes_while_a_neighbour_writes_in_tmp(tmp_path):
+    """`lab probe --cmd false --case P1 P2`: `false` writes nothing, while another process (the
+    test's) writes a file in the probe's temp folder every 50 ms."""
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    writer = "import sys, time, itertools\nfor n in itertools.count():\n"
+    writer += "    open(f'{sys.argv[1]}/neighbour-{n}.txt', 'w').write('x')\n    time.sleep(0.05)\n"
+    neighbour = subprocess.Popen([sys.executable, "-c", writer, str(temp)])
+    try:
+        command = [sys.executable, "-m", "lab", "probe", "--cmd", "false", "--case", "P1", "P2"]
+        done = patience.run(
+            [*command, "--json"],
+            120,
+            "lab probe --cmd false",
+            env={**os.environ, "TMPDIR": str(temp)},
+            cwd=tmp_path,
+        )
+    finally:
+        neighbour.kill()
+        neighbour.wait()
+    assert done.returncode == 4, done.stderr  # `false` was not reached
+    cells = json.loads(done.stdout)["cells"]
+    assert [c["case"] for c in cells] == ["P1", "P2"]
+    for cell in cells:
+        assert not [e for e in cell["evidence"] if "outside its scratch folder" in e], cell
+    assert len(list(temp.glob("neighbour-*"))) > 5  # the neighbour did write meanwhile
 
 
 @pytest.mark.parametrize(
@@ -84,12 +114,12 @@ def test_ctrl_c_mid_probe_ends_every_process_and_removes_every_scratch_folder(
         start_new_session=True,  # a group of its own, as a terminal runs a command
     )
     try:
-        deadline = time.monotonic() + 120
-        while len(grandchildren(marker)) < running and time.monotonic() < deadline:
-            time.sleep(0.1)  # each running trial started its grandchild: the probe is busy
-        assert len(grandchildren(marker)) == running, "the probe never got going"
+        patience.wait_for(  # each running trial started its grandchild: the probe is busy
+            lambda: len(grandchildren(marker)) >= running, 120, "the probe's trials to start"
+        )
+        assert len(grandchildren(marker)) == running
         os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C sends
-        _, err = process.communicate(timeout=60)
+        _, err = patience.communicate(process, 60, "the probe to end after Ctrl-C")
         assert process.returncode == 130
         assert b"Traceback" not in err
         assert with_marker(marker) == []
@@ -142,7 +172,7 @@ def test_ctrl_c_on_a_warm_started_probe_leaves_no_warm_parent_and_no_scratch_fol
         cwd=tmp_path,
         start_new_session=True,
     )
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + patience.limit(120)
     started: dict[int, psutil.Process] = {}
     while time.monotonic() < deadline:
         started |= {p.pid: p for p in descendants(process.pid)}
@@ -153,7 +183,55 @@ def test_ctrl_c_on_a_warm_started_probe_leaves_no_warm_parent_and_no_scratch_fol
     assert any("lab.probe.warm" in command_line(p) for p in started.values())
     started |= {p.pid: p for p in descendants(process.pid)}
     os.killpg(process.pid, signal.SIGINT)
-    process.communicate(timeout=60)
+    patience.communicate(process, 60, "the probe to end after Ctrl-C")
     assert process.returncode == 130
     assert [p for p in started.values() if running(p)] == []
     assert [p.name for p in temp.iterdir()] == []
+
+
+# ---- a probe killed from outside: nothing it started keeps running -------------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
+def test_a_probe_killed_from_outside_leaves_nothing_running(tmp_path, how):
+    """Only the probe's own process gets the signal (not its group, as `kill PID` or a CI
+    runner's timeout sends it): the namespaced probe, its targets and their grandchildren end."""
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    marker = f"lab-leftover-{uuid.uuid4().hex}"
+    outside = temp / f"outside-{marker}.txt"
+    process = subprocess.Popen(
+        probe_command(marker, outside, "--jobs", "2", pause=600),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "TMPDIR": str(temp)},
+        cwd=tmp_path,
+        start_new_session=True,
+    )
+    try:
+        started = patience.wait_for(
+            lambda: len(grandchildren(marker)) >= 2 and with_marker(marker),
+            60,
+            "two trials started their grandchildren",
+        )
+        assert started
+        os.kill(process.pid, how)
+        process.wait()
+        patience.wait_for(
+            lambda: with_marker(marker) == [], 30, f"every process ended after {how.name}"
+        )
+    finally:
+        stop_all(process, marker)
+
+
+def test_the_next_probe_sweeps_the_scratch_folders_of_a_run_killed_with_no_cleanup(tmp_path):
+    from lab.probe.sandbox import sweep_stale
+
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()  # its PID now names no live process
+    killed = tmp_path / f"lab-probe-{ended.pid}-abc"
+    running = tmp_path / f"lab-probe-{os.getpid()}-def"
+    other = tmp_path / "lab-probe-in_process"  # a probe run in process: no PID in its name
+    for folder in (killed, running, other):
+        (folder / "work").mkdir(parents=True)
+    sweep_stale(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([running.name, other.name])

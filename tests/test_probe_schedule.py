@@ -1,6 +1,7 @@
 """How `lab probe` schedules a matrix: each target's quickest trial first (a warm target's first
-trial runs alone, so the others inherit what it imported), then the longest trials; the long runs
-get a longer time limit, and the cells still come back in the matrix's order."""
+trial runs alone, so the others inherit what it imported), then the longest trials; every trial gets
+the same limit of idle time (a long run is not idle), and the cells still come back in the matrix's
+order."""
 
 from __future__ import annotations
 
@@ -37,12 +38,16 @@ def test_the_quickest_trial_then_the_longest_start_first_and_the_cells_keep_thei
     assert all(c.verdict.kind == "not reached" for c in cells)
 
 
-def test_the_long_runs_get_a_longer_time_limit():
+def test_a_long_run_gets_the_same_idle_limit_and_a_sleeper_is_stopped_as_idle():
     sleeper = recording([], [sys.executable, "-c", "import time; time.sleep(30)"])
     cells = probe_pairs([(sleeper, BY_ID["P22"]), (sleeper, BY_ID["P1"])], timeout=0.5)
     limits = {c.case: c.trial.exit.timeout for c in cells if c.trial is not None}
-    assert limits == {"P22": 1.5, "P1": 0.5}
-    assert all(c.trial is not None and c.trial.exit.status is None for c in cells)
+    assert limits == {"P22": 0.5, "P1": 0.5}
+    for cell in cells:
+        assert cell.trial is not None and cell.trial.exit.status is None
+        assert cell.trial.exit.progress is not None
+        assert cell.trial.exit.progress.reason == "idle"
+        assert cell.trial.exit.line().startswith("timed out: idle for ")
 
 
 def test_a_warm_targets_first_trial_runs_alone_and_the_others_inherit_its_imports():

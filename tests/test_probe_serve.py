@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import anthropic
+import patience
 import pytest
 
 from lab.probe.catalogue import BY_ID
@@ -40,7 +41,7 @@ def serve(*args: str, client=None, cwd=None) -> tuple[list[str], int]:
     assert second == "export ANTHROPIC_API_KEY=sk-lab-probe-not-a-real-key"
     if client is not None:
         client(first.split("=", 1)[1])
-    process.wait(timeout=60)
+    patience.wait(process, 60, "lab serve to end")
     return [first, second, *process.stdout.read().splitlines()], process.returncode
 
 
@@ -149,7 +150,9 @@ def by_hand(exports: list[str], mode: str, cwd: Path) -> int:
     hand-written harness there: it must find both (the SDK refuses to start without a key)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
     script = "\n".join([*exports, f'"{sys.executable}" "{HAND_LOOP}" --mode {mode} hi'])
-    return subprocess.run(["bash", "-c", script], cwd=cwd, env=env, timeout=60).returncode
+    return patience.run(
+        ["bash", "-c", script], 60, "the pasted harness", cwd=cwd, env=env
+    ).returncode
 
 
 def start(*args: str, cwd: Path) -> tuple[subprocess.Popen, list[str]]:
@@ -179,7 +182,7 @@ def test_by_hand_the_exports_start_a_harness_and_its_graded_verdict_says_the_can
     assert f"# rule: kept when {BY_ID['P1'].kept_when}" in intro
     write_canary(intro, tmp_path)
     assert by_hand(intro[:2], "careful", tmp_path) == 0
-    out, _ = process.communicate(timeout=60)
+    out, _ = patience.communicate(process, 60, "lab serve to end")
     lines = out.splitlines()
     assert graded(lines, "P1") == "kept"
     said = "  request #2 answers toolu_p1_01: a tool_result, no is_error, canary seen in its "
@@ -199,7 +202,7 @@ def test_a_harness_that_trusts_the_declared_stop_reason_is_graded_as_lab_probe_g
     process, intro = start("P1", "--until-done", "--idle", "1", cwd=tmp_path)
     write_canary(intro, tmp_path)
     by_hand(intro[:2], "trusting", tmp_path)
-    out, _ = process.communicate(timeout=60)
+    out, _ = patience.communicate(process, 60, "lab serve to end")
     lines = out.splitlines()
     target = command_target(f"{sys.executable} {HAND_LOOP} --mode trusting", READ_NOTES)
     (cell,) = probe([target], [BY_ID["P1"]], cold=True)
@@ -213,7 +216,9 @@ def test_until_done_stops_after_the_idle_time_when_the_harness_stops_early(tmp_p
     process, intro = start("P12", "--until-done", "--idle", "1", cwd=tmp_path)
     write_canary(intro, tmp_path)
     by_hand(intro[:2], "short", tmp_path)  # gives up after 5 of P12's 20 answers
-    out, _ = process.communicate(timeout=60)  # without the idle time: waits forever
+    out, _ = patience.communicate(
+        process, 60, "lab serve to end"
+    )  # without the idle time: waits forever
     lines = out.splitlines()
     assert "# no request for 1 s: stopping (--idle)" in lines
     assert "verdict: 5 request(s); script consumed: no; rejections: 0; faults: 0" in lines
@@ -233,7 +238,7 @@ def test_replay_plays_the_fault_to_a_second_run_and_grades_each_run(tmp_path: Pa
     assert by_hand(intro[:2], "careful", tmp_path) == 0
     assert by_hand(intro[:2], "careful", tmp_path) == 0
     process.send_signal(signal.SIGINT)  # the end of the last run
-    out, _ = process.communicate(timeout=60)
+    out, _ = patience.communicate(process, 60, "lab serve to end")
     lines = out.splitlines()
     assert first_answers(lines) == ["fault", "fault"]
     assert [line for line in lines if line.startswith("run ")] == ["run 1:", "run 2:"]
@@ -251,7 +256,7 @@ def test_without_replay_a_second_run_gets_the_healthy_answer_and_is_told_so(tmp_
     by_hand(intro[:2], "careful", tmp_path)
     by_hand(intro[:2], "careful", tmp_path)
     process.send_signal(signal.SIGINT)
-    out, _ = process.communicate(timeout=60)
+    out, _ = patience.communicate(process, 60, "lab serve to end")
     lines = out.splitlines()
     assert first_answers(lines) == ["fault", "answer"]
     assert any(line.startswith("# a new conversation after the script's end") for line in lines)
@@ -262,7 +267,7 @@ def test_ctrl_c_prints_the_graded_verdict(tmp_path: Path):
     write_canary(intro, tmp_path)
     by_hand(intro[:2], "careful", tmp_path)
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=60)
+    out, err = patience.communicate(process, 60, "lab serve to end")
     assert KEPT_P1 in out.splitlines()
     assert "Traceback" not in err
     assert process.returncode == 0

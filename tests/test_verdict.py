@@ -17,7 +17,7 @@ from lab.probe.trial import Exchange, Exit, Setting, Trial
 from lab.probe.verdict import Case, Rule, verdict
 
 LAB = Path(grades.__file__).resolve().parents[1]
-GRADE_NAMES = {"KEPT", "FAIL", "NON_STRICT", "INFO", "NA", "NOT_REACHED"}
+GRADE_NAMES = {"KEPT", "FAIL", "NON_STRICT", "INFO", "NA", "NOT_REACHED", "INCONCLUSIVE"}
 ALLOWED = {("probe/grades.py", None), ("probe/verdict.py", "verdict")}
 
 

@@ -166,7 +166,8 @@ def add_parsers(sub: Any, lang: argparse.ArgumentParser) -> None:
         type=at_least_one,
         default=60,
         metavar="S",
-        help="seconds per trial (default 60; P12 twice, P22 three times that)",
+        help="seconds a trial's program may stay idle (no CPU, no request) before it is "
+        "stopped (default 60; a busy program is stopped at 5 times that)",
     )
     probe.add_argument(
         "--cold", action="store_true", help="start every program afresh (no warm Python starts)"
@@ -328,6 +329,7 @@ def cmd_probe(args: argparse.Namespace, out: Console) -> int:
     check_outputs(args)  # before the run: a run of minutes is not lost to a bad file name
 
     if sandbox.inside():
+        sandbox.end_namespace_on_signal()
         sandbox.loopback_up()
         isolation = f"network namespace, interfaces: {', '.join(sandbox.interfaces())}"
     elif not sandbox.reentered():  # run again: in namespaces, its leftovers ended afterwards

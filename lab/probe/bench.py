@@ -25,14 +25,16 @@ from lab.probe.cases import script_tools
 from lab.probe.catalogue import CASES
 from lab.probe.conversation import Conversation
 from lab.probe.grades import Verdict, worse
+from lab.probe.idle import Progress, Wire, wait_while_working
 from lab.probe.recorder import Recorder
 from lab.probe.sandbox import Scratch, environment, listing, outside_places, written_outside
 from lab.probe.target import Target
 from lab.probe.trial import Exit, Setting, Trial, short
 from lab.probe.verdict import Case, verdict
-from lab.probe.warm import COLD, WarmStarts, program_args, warm_module
+from lab.probe.view import wrapped, written
+from lab.probe.warm import WarmStarts, program_args, warm_module
 
-TIMEOUT = 60.0  # seconds a target may take for one case before it is stopped
+TIMEOUT = 60.0  # seconds a target may stay idle in one case before it is stopped (idle.py)
 NOTES = "notes.txt"
 OUTPUT_LINES = 30  # lines of the program's output kept as evidence
 # A line that names an exception: Python's `ValueError: ...`, Node's `Error: ...` or
@@ -40,8 +42,9 @@ OUTPUT_LINES = 30  # lines of the program's output kept as evidence
 ERROR_LINE = re.compile(
     r"^\s*(?:Uncaught )?(?:[\w.]+\.)?(?:[A-Z]\w*)?(?:Error|Exception|Exit)\b.*$"
 )
-# Lines a runtime prints after the error that say nothing about it.
-BANNER = re.compile(r"^\s*(?:Node\.js v\d|at |\^+$)")
+# Lines a runtime prints after the error that say nothing about it: Node's version banner, a
+# stack frame, the caret under the thrown line, and the brackets that close a dumped error object.
+BANNER = re.compile(r"^\s*(?:Node\.js v\d|at |\^+$|[\]}),;]+$)")
 MODES = {"json": False, "stream": True}
 TRIALS_PER_CORE = 3
 # Seconds a trial of these cases takes, roughly (measured on the built-in targets): retries
@@ -49,9 +52,6 @@ TRIALS_PER_CORE = 3
 # framework that handles each streamed chunk in Python spends ~30 CPU seconds on it). Started
 # first, so none is left running alone at the end.
 SLOW = {"P15": 30, "P22": 20, "P14": 12, "P6": 12, "P7": 3, "P16": 3}
-# The long runs' time limit, in time limits: their many turns cost CPU, which a machine shared
-# with other work stretches (a CPU-bound run is not a run that never ends).
-LONG_RUNS = {"P12": 2.0, "P22": 3.0}
 
 
 @dataclass(frozen=True)
@@ -112,11 +112,17 @@ def error_line(output: str, status: int | None) -> str:
     return short(lines[-1], 200) if lines else ""
 
 
+# What a program run comes back with: its exit status (None: stopped at the limit), its output,
+# and how it stood when it was stopped (None: it ended by itself).
+Ran = tuple[int | None, str, Progress | None]
+
+
 def run_program(
-    argv: list[str], scratch: Scratch, env: dict[str, str], timeout: float
-) -> tuple[int | None, str]:
-    """Start the program cold and run it to its end (or stop its process group at the limit).
-    Its output goes to a file, not a pipe: a process it left running holds no pipe open."""
+    argv: list[str], scratch: Scratch, env: dict[str, str], timeout: float, wire: Wire
+) -> Ran:
+    """Start the program cold and run it to its end, or stop its process group once it has been
+    idle for `timeout` seconds (idle.py). Its output goes to a file, not a pipe: a process it left
+    running holds no pipe open."""
     output = scratch.root / "output.txt"
     with output.open("wb") as sink:
         try:
@@ -130,23 +136,36 @@ def run_program(
                 start_new_session=True,  # its own process group: a stop reaches its children
             )
         except OSError as error:  # no such program, not executable: it never reached the model
-            return 127, f"{argv[0]}: {error.strerror or error}"
+            return 127, f"{argv[0]}: {error.strerror or error}", None
+
+    def ended(seconds: float) -> bool:
+        try:
+            process.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+
     try:
-        status: int | None = process.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        status = None
+        progress = wait_while_working(ended, process.pid, timeout, wire)
     finally:
         try:
             os.killpg(process.pid, signal.SIGKILL)  # anything it left behind
         except ProcessLookupError:
             pass
         process.wait()
-    return status, output.read_text(encoding="utf-8", errors="replace")
+    status = None if progress else process.returncode
+    return status, output.read_text(encoding="utf-8", errors="replace"), progress
 
 
 def run_warm(
-    argv: list[str], scratch: Scratch, env: dict[str, str], timeout: float, warm: WarmStarts
-) -> tuple[int | None, str] | None:
+    argv: list[str],
+    scratch: Scratch,
+    env: dict[str, str],
+    timeout: float,
+    wire: Wire,
+    warm: WarmStarts,
+    own_view: bool = False,
+) -> Ran | None:
     """Fork the program from a warm parent (see warm.py); None when it must start cold."""
     module = warm_module(argv)
     parent = warm.take(module) if module else None
@@ -154,12 +173,14 @@ def run_warm(
         return None
     output = scratch.root / "output.txt"
     try:
-        status = parent.run(program_args(argv), scratch.work, env, output, timeout)
+        view = scratch.root if own_view else None
+        ran = parent.run(program_args(argv), scratch.work, env, output, timeout, wire, view)
     finally:
         warm.give(parent)
-    if status == COLD:
+    if isinstance(ran, int):  # COLD
         return None
-    return status, output.read_text(encoding="utf-8", errors="replace")
+    status, progress = ran
+    return status, output.read_text(encoding="utf-8", errors="replace"), progress
 
 
 def case_modes(case: Case) -> list[bool | None]:
@@ -204,16 +225,22 @@ def run_trial(
         if stream is None and len(modes) == 1:
             stream = modes.pop() == "stream"
         before = scratch.files()
-        places = outside_places()
+        places = outside_places()  # the degraded alternative to a view of its own (view.py)
         outside_before = listing(places)
         with FakeServer(recorder) as server:
             env = environment(scratch, server.url, target.env, stream)
             argv = target.argv(setting.prompt, scratch.work)
-            ran = run_warm(argv, scratch, env, timeout, warm) if warm and target.warm else None
-            status, output = ran or run_program(argv, scratch, env, timeout)
+            own_view = places != []  # under `lab probe`: see outside_places
+            wire = recorder.wire
+            warmed = warm if warm and target.warm else None
+            ran = run_warm(argv, scratch, env, timeout, wire, warmed, own_view) if warmed else None
+            cold = wrapped(argv, scratch.root) if own_view else argv
+            status, output, progress = ran or run_program(cold, scratch, env, timeout, wire)
             hide = {str(scratch.work): "{dir}", str(scratch.root): "{scratch}", server.url: "{url}"}
         new_files = sorted(scratch.files() - before)
-        outside = written_outside(outside_before, listing(places))
+        outside = written(scratch.root)
+        if outside is None:  # no view of its own: every process's writes, the listing's
+            outside = written_outside(outside_before, listing(places))
     finally:
         scratch.remove()
 
@@ -229,13 +256,15 @@ def run_trial(
         setting,
         stages,
         exchanges,
-        Exit(status, error_line(tail, status), timeout),
+        # The error line is read from the whole output: a dumped error object (Node prints its
+        # properties after the message) can push the message out of the last lines.
+        Exit(status, error_line(clean(output), status), timeout, progress),
         new_files,
         tail,
         hide,
         outside_files=outside,
     )
-    graded = with_outside_writes(verdict(case, trial), outside)
+    graded = with_facts(with_outside_writes(verdict(case, trial), outside), case.id, trial)
     mode = asked_mode(trial)
     shown_argv = tuple(clean(word) for word in argv)
     return Cell(target.name, case.id, graded, trial, mode, None, shown_argv, stream)
@@ -278,6 +307,17 @@ def with_outside_writes(said: Verdict, outside: Sequence[str]) -> Verdict:
     if not outside:
         return said
     return noted(said, short(f"wrote outside its scratch folder: {', '.join(outside)}", 400))
+
+
+# Facts a reader of a case's cell needs beside the judge's evidence: P4's invalid streamed JSON
+# is something a harness had to expect only if it asked for fine-grained tool streaming.
+CASE_FACTS: dict[str, Callable[[Trial], str]] = {"P4": Trial.fine_grained_streaming}
+
+
+def with_facts(said: Verdict, case: str, trial: Trial) -> Verdict:
+    """The verdict, its evidence ending with the case's facts (CASE_FACTS)."""
+    fact = CASE_FACTS.get(case)
+    return noted(said, fact(trial)) if fact else said
 
 
 def select_cases(ids: Sequence[str]) -> list[Case]:
@@ -340,8 +380,7 @@ def probe_pairs(
 
         def one(run: tuple[Target, Case, bool | None]) -> Cell:
             target, case, stream = run
-            limit = timeout * LONG_RUNS.get(case.id, 1.0)
-            return run_trial(target, case, timeout=limit, warm=warm, stream=stream)
+            return run_trial(target, case, timeout=timeout, warm=warm, stream=stream)
 
         with ThreadPoolExecutor(max_workers=workers) as pool:
             started = {k: pool.submit(one, runs[k]) for k in order}

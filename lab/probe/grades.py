@@ -12,7 +12,9 @@ probe does the same so that a maintainer can read a cell and agree with it:
 - info        unspecified behaviour reported as a fact (a typed exception to the caller with
               the history intact and nothing run; how a partial stream was treated);
 - n/a         the case does not apply to this target (no permission system, no such mode);
-- not reached the target never got a script answer (404, refused, exit or timeout first).
+- not reached the target never got a script answer (404, refused, exit or timeout first);
+- inconclusive  the probe's own machine was too busy to judge: the program was still making
+              progress when the wall-clock cap stopped it (idle.py). Not a grade of the target.
 """
 
 from __future__ import annotations
@@ -28,9 +30,11 @@ KEPT, FAIL, NON_STRICT, INFO, NA, NOT_REACHED = (
     "n/a",
     "not reached",
 )
-GRADES = (KEPT, FAIL, NON_STRICT, INFO, NA, NOT_REACHED)
-# Worst first: when one case runs in both answer modes, the cell shows the worse of the two.
-SEVERITY = {FAIL: 0, NOT_REACHED: 1, NON_STRICT: 2, INFO: 3, KEPT: 4, NA: 5}
+INCONCLUSIVE = "inconclusive"
+GRADES = (KEPT, FAIL, NON_STRICT, INFO, NA, NOT_REACHED, INCONCLUSIVE)
+# Worst first: when one case runs in both answer modes, the cell shows the worse of the two (a
+# finding in one mode before the other mode's busy machine).
+SEVERITY = {FAIL: 0, NOT_REACHED: 1, NON_STRICT: 2, INCONCLUSIVE: 3, INFO: 4, KEPT: 5, NA: 6}
 
 
 def worse(a: str, b: str) -> str:
@@ -43,6 +47,13 @@ class Verdict:
     kind: str  # one of GRADES
     because: str  # one line: the rule's outcome
     evidence: tuple[str, ...] = ()  # the requests, answers, exit status and files that decided
+
+
+def recorded(kind: str, because: str, evidence: Iterable[str]) -> Verdict:
+    """A verdict read back from a shard's `--json` (decided there by verdict(), not here)."""
+    if kind not in GRADES:
+        raise ValueError(f"not a grade: {kind!r}")
+    return Verdict(kind, because, tuple(evidence))
 
 
 # ---------------------------------------------------------------- what a grade does to a run
@@ -65,6 +76,8 @@ POLICY: dict[str, Consequence] = {
     NON_STRICT: Consequence(EXIT_OK, None),
     INFO: Consequence(EXIT_OK, None),
     KEPT: Consequence(EXIT_OK, None),
+    # The probe's machine was too busy to judge: nothing is said of the target.
+    INCONCLUSIVE: Consequence(EXIT_OK, "skipped"),
 }
 # When two cells ask for different statuses, the first of these wins.
 EXIT_ORDER = (EXIT_NOT_REACHED, EXIT_FAIL, EXIT_OK)

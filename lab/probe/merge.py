@@ -18,7 +18,7 @@ from typing import Any
 
 from lab.probe.bench import Cell
 from lab.probe.cases import Case
-from lab.probe.grades import Verdict
+from lab.probe.grades import recorded
 from lab.probe.shards import Shard, deal, matrix_costs, parse_shard
 from lab.probe.trial import Exchange, Exit, Setting, Trial
 
@@ -115,7 +115,7 @@ def pins(result: dict[str, Any]) -> str:
 
 def cell_from_json(record: dict[str, Any]) -> Cell:
     """A cell as `results_json` wrote it."""
-    verdict = Verdict(record["verdict"], record["because"], tuple(record["evidence"]))
+    verdict = recorded(record["verdict"], record["because"], record["evidence"])
     other = cell_from_json(record["other"]) if "other" in record else None
     stream = record.get("stream")
     return Cell(

@@ -17,6 +17,7 @@ import httpx2
 
 from lab.model.script import Turn
 from lab.probe.conversation import Played
+from lab.probe.idle import TRANSIENT, Wire
 from lab.probe.trial import Exchange, short
 
 
@@ -34,6 +35,14 @@ def error_line(response: httpx2.Response) -> str:
     except (ValueError, AttributeError):
         return f"{response.status_code}"
     return f"{response.status_code} {error.get('type', '?')}: {error.get('message', '')}"
+
+
+def told_wait(response: httpx2.Response) -> float | None:
+    """The seconds an answer told the client to wait before asking again (retry-after)."""
+    try:
+        return float(response.headers["retry-after"])
+    except (KeyError, ValueError):
+        return None
 
 
 class Recorder:
@@ -58,12 +67,15 @@ class Recorder:
         self.count = 0  # exchanges so far, kept or not
         self._lock = threading.Lock()  # one request at a time: the log's order is the truth
         self._started = time.monotonic()
+        self.wire = Wire()  # when the program last used its connection (the idle clock reads it)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.api, name)
 
     def __call__(self, request: httpx2.Request) -> httpx2.Response:
-        arrived = time.monotonic() - self._started  # before the lock: when the harness asked
+        now = time.monotonic()
+        self.wire.last_request = now
+        arrived = now - self._started  # before the lock: when the harness asked
         body = parse_body(request.content)  # before the lock too: a large body takes a while
         with self._lock:
             before = self.played[-1] if self.played else None
@@ -91,6 +103,10 @@ class Recorder:
             self.count += 1
             if self.keep:
                 self.exchanges.append(exchange)
+            self.wire.last_request = time.monotonic()
+            self.wire.after_fault = response.status_code in TRANSIENT
+            if (wait := told_wait(response)) is not None:
+                self.wire.told_until = self.wire.last_request + wait
             if self.on_exchange is not None:
                 self.on_exchange(exchange)
         return response

@@ -30,7 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,11 +81,12 @@ class Scratch:
 # ---------------------------------------------------------------- writes outside the scratch folder
 def outside_places() -> list[Path]:
     """Where a target that ignores its HOME, TMPDIR and working folder would write: the temp
-    folder, the probe's working folder, the user's home folder
-    and its dot-folders (~/.cache, ~/.config, ...). Listed, not traced: cheap, and it sees a
-    new file or a rewritten one at the top of each place, not deeper. Only under `lab probe`
-    (re-entered): a probe run in process (a test, a notebook) shares these places with whatever
-    else runs there, so it watches nothing."""
+    folder, the probe's working folder, the user's home folder and its dot-folders (~/.cache,
+    ~/.config, ...). The degraded alternative to a view of its own (view.py), used only when the
+    target could not be given one: a listing diff sees every process's writes, not only the
+    target's, and only at the top of each place. Only under `lab probe` (re-entered): a probe run
+    in process (a test, a notebook) shares these places with whatever else runs there, so it
+    watches nothing (and its targets get no view: the list is empty)."""
     if RUN_MARK not in os.environ:
         return []
     homes = {Path.home(), Path(pwd.getpwuid(os.getuid()).pw_dir)}
@@ -181,6 +182,7 @@ def reenter(argv: list[str], isolated: bool) -> int:
     """Run `python -m lab ARGV` again — inside fresh namespaces when `isolated` — with its temp
     scratch folders named for this run; wait for it, then end whatever it left running and
     remove those folders. Ctrl-C (or SIGTERM) ends it all at once and raises KeyboardInterrupt."""
+    sweep_stale(Path(tempfile.gettempdir()))
     prefix = f"lab-probe-{os.getpid()}-"  # unique among the runs alive now
     env = {**os.environ, RUN_MARK: prefix}
     command = [sys.executable, "-m", "lab", *argv]
@@ -192,7 +194,7 @@ def reenter(argv: list[str], isolated: bool) -> int:
     become_subreaper()
     previous = signal.signal(signal.SIGTERM, stop_on_sigterm)
     try:
-        child = subprocess.Popen(command, env=env)
+        child = subprocess.Popen(command, env=env, preexec_fn=die_with(os.getpid()))
         try:
             return child.wait()
         except KeyboardInterrupt:
@@ -205,8 +207,59 @@ def reenter(argv: list[str], isolated: bool) -> int:
             shutil.rmtree(folder, ignore_errors=True)
 
 
+def sweep_stale(temp: Path) -> None:
+    """Remove the scratch folders of runs that were killed with no chance to clean up (kill -9):
+    `lab-probe-PID-*` whose PID is no longer a live process."""
+    for folder in temp.glob("lab-probe-*-*"):
+        pid = folder.name.split("-")[2]
+        if pid.isdigit() and not alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's
+        return True
+    return True
+
+
 def stop_on_sigterm(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def die_with(parent: int) -> Callable[[], None]:
+    """For Popen's preexec_fn: the child is SIGKILLed when `parent` dies, however it dies (kill -9
+    included). The child is `unshare`, whose --kill-child then kills the probe, the namespace's
+    first process, and the kernel every process left in the namespace. Without namespaces the
+    re-entered probe dies, but what it started in sessions of their own may outlive it."""
+
+    def arm() -> None:
+        if sys.platform.startswith("linux"):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before the signal was armed
+            os._exit(1)
+
+    return arm
+
+
+def end_namespace_on_signal() -> None:
+    """Inside the namespace: SIGTERM or SIGINT ends the probe at once. It is the namespace's
+    first process, so its end is the kernel's signal to kill every process left in it, and the
+    parent outside removes the scratch folders (a process that is a namespace's first ignores
+    SIGTERM unless it says otherwise)."""
+
+    def end(signum: int, frame: object) -> None:
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, end)
+    signal.signal(signal.SIGINT, end)
 
 
 PR_SET_CHILD_SUBREAPER = 36

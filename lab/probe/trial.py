@@ -14,6 +14,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from lab.probe.conversation import Played, Stage, blocks_in, strings, turn_of, user_text
+from lab.probe.idle import Progress
 from lab.promises import what_changed
 from lab.record import result_text
 
@@ -78,7 +79,8 @@ class Exchange:
 class Exit:
     status: int | None  # None: the program was stopped at the time limit
     error: str = ""  # the last line that names an exception, if the program printed one
-    timeout: float = 0.0
+    timeout: float = 0.0  # the limit, in seconds of idle time (idle.py)
+    progress: Progress | None = None  # how it stood when stopped (None: it ended by itself)
 
     @property
     def clean(self) -> bool:
@@ -86,6 +88,8 @@ class Exit:
 
     def line(self) -> str:
         if self.status is None:
+            if self.progress is not None:
+                return self.progress.line(self.timeout)
             return f"timed out after {self.timeout:g} s (stopped)"
         text = f"exit status {self.status}"
         return f"{text}: {self.error}" if self.error else text
@@ -249,6 +253,23 @@ class Trial:
             return after, None
         return after, "the turn was sent back changed: " + what_changed(answer.blocks, sent)
 
+    def fine_grained_streaming(self) -> str:
+        """Whether the harness asked for fine-grained tool streaming, in one line: with it, a
+        streamed tool input may be invalid JSON and the harness had to expect that (P4)."""
+        betas = sorted({b.strip() for e in self.exchanges for b in e.betas.split(",")})
+        asked = [f"anthropic-beta: {b}" for b in betas if b.startswith(FINE_GRAINED)]
+        for exchange in self.exchanges:
+            tools = exchange.body.get("tools") if isinstance(exchange.body, dict) else None
+            for tool in tools if isinstance(tools, list) else []:
+                if isinstance(tool, dict) and tool.get("eager_input_streaming"):
+                    asked.append(f"eager_input_streaming on tool {tool.get('name')}")
+        if not asked:
+            return (
+                "fine-grained tool streaming: not asked for (no fine-grained-tool-streaming "
+                "beta header, no tool with eager_input_streaming)"
+            )
+        return "fine-grained tool streaming: asked for (" + "; ".join(dict.fromkeys(asked)) + ")"
+
     def stage_ids(self, stage: int, *, fault: bool = False) -> list[str]:
         """The tool_use ids of a stage's healthy answer (or of its fault)."""
         step = self.stages[stage].fault if fault else self.stages[stage].answer
@@ -256,6 +277,7 @@ class Trial:
         return [b["id"] for b in played.blocks if b.get("type") == "tool_use"] if played else []
 
 
+FINE_GRAINED = "fine-grained-tool-streaming"  # the beta's name, before its date
 NOT_AS_BLOCKS = "the calls were not sent back as tool_use blocks (text only, or not at all)"
 
 

@@ -17,7 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from lab.probe.conversation import Stage
-from lab.probe.grades import INFO, KEPT, NA, NOT_REACHED, Verdict
+from lab.probe.grades import INCONCLUSIVE, INFO, KEPT, NA, NOT_REACHED, Verdict
+from lab.probe.idle import TRANSIENT
 from lab.probe.trial import Setting, Trial
 
 Promise = Callable[[Trial], str | None]  # None: it holds; else one line: what broke
@@ -74,6 +75,10 @@ def verdict(case: Case, trial: Trial | None, absent: str = "") -> Verdict:
     cannot use; else the first broken rule's grade and reason, or kept."""
     if trial is None:
         return Verdict(NA, absent)
+    stopped = (trial.exit.line(),) if trial.exit.progress is not None else ()
+    for rule in LIMIT_RULES:  # before all else: a limit that says nothing about the target
+        if (broken := rule.promise(trial)) is not None:
+            return Verdict(rule.grade, broken, (*lines_of(case.evidence(trial)), *stopped))
     if not trial.reached_script():
         seen = [e.line() for e in trial.exchanges[:3]] or ["no request reached the fake API"]
         return Verdict(
@@ -82,6 +87,7 @@ def verdict(case: Case, trial: Trial | None, absent: str = "") -> Verdict:
     if (wrong := wrong_mode(case, trial)) is not None:
         return Verdict(NA, wrong, (trial.exit.line(),))
     shown = lines_of(case.evidence(trial))
+    shown += tuple(line for line in stopped if line not in shown)
     for rule in case.rules:
         if (broken := rule.promise(trial)) is not None:
             return Verdict(rule.grade, broken, shown)
@@ -96,3 +102,41 @@ def wrong_mode(case: Case, trial: Trial) -> str | None:
             asked, needed = ("a streamed", "a JSON") if first.stream else ("a JSON", "a streamed")
             return f"the target asked for {asked} answer; {case.id} needs {needed} one"
     return None
+
+
+# ---------------------------------------------------------------- rules every case carries
+# A trial stopped at its time limit (lab/probe/idle.py) says something about the target only if
+# the target was idle on a machine that let it work, and not waiting as it was told to.
+
+
+def judged_on_a_free_machine(trial: Trial) -> str | None:
+    """Stopped at the cap while mostly wanting CPU on a loaded machine: the machine's doing."""
+    progress = trial.exit.progress
+    if progress is None or not progress.machine_busy:
+        return None
+    return f"machine busy: {trial.exit.line()}"
+
+
+def not_waiting_to_retry(trial: Trial) -> str | None:
+    """Stopped while quiet after a transient fault (as retry-after told it, or on its own
+    back-off): it was waiting to ask again, not hanging."""
+    progress = trial.exit.progress
+    last = trial.exchanges[-1] if trial.exchanges else None
+    if progress is None or last is None or not (progress.reason == "idle" or progress.told):
+        return None
+    fault = last.played.step if last.played and last.played.kind == "fault" else None
+    status = getattr(fault, "status", None)
+    if status not in TRANSIENT:
+        return None
+    told = getattr(fault, "retry_after", None)
+    wait = f"retry-after {told:g} s" if told is not None else "no retry-after"
+    return (
+        f"still waiting to ask again after request #{last.number}'s {status} ({wait}) when "
+        "the limit came; it may have retried"
+    )
+
+
+LIMIT_RULES = (
+    Rule(judged_on_a_free_machine, INCONCLUSIVE),
+    Rule(not_waiting_to_retry, INFO),
+)

@@ -40,7 +40,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
 
+from lab.probe.idle import Progress, Wire, wait_while_working
 from lab.probe.sandbox import Scratch, environment
+from lab.probe.view import enter, places
 
 # ---------------------------------------------------------------- the parent (and the child)
 
@@ -58,6 +60,12 @@ def exit_code(code: object) -> int:
 def become(job: dict, module: str) -> int:
     """In the forked child: turn into the program the job describes, run it, return its status."""
     os.setsid()
+    # What the run imported goes to the parent through this file, opened before the view: in
+    # the view the parent's folder is an outside place, whose writes the parent would not see.
+    learned = os.open(job["modules"], os.O_WRONLY | os.O_CREAT, 0o600)
+    if job.get("view"):  # before anything of the program runs (view.py)
+        scratch, *chosen = job["view"]
+        enter(Path(scratch), [Path(p) for p in chosen])
     os.chdir(job["cwd"])
     os.environ.clear()
     os.environ.update(job["env"])
@@ -86,8 +94,8 @@ def become(job: dict, module: str) -> int:
         traceback.print_exc()
         return 1
     finally:
-        learned = Path(job["modules"])  # what the run imported: the parent imports it next time
-        learned.write_text("\n".join(sorted(sys.modules)), encoding="utf-8")
+        os.ftruncate(learned, 0)  # what the run imported: the parent imports it next time
+        os.write(learned, "\n".join(sorted(sys.modules)).encode())
     return 0
 
 
@@ -270,9 +278,18 @@ class WarmParent:
             job.ended.set()
 
     def run(
-        self, args: list[str], cwd: Path, env: dict[str, str], output: Path, timeout: float
-    ) -> int | None:
-        """The program's exit status, None when it was stopped at the time limit, or COLD."""
+        self,
+        args: list[str],
+        cwd: Path,
+        env: dict[str, str],
+        output: Path,
+        timeout: float,
+        wire: Wire,
+        view: Path | None = None,
+    ) -> tuple[int | None, Progress | None] | int:
+        """The program's exit status (None when it was stopped at the idle limit, idle.py) and
+        how it stood when stopped; or COLD. With `view` (a scratch folder) the program gets its
+        own view of the outside places (view.py)."""
         assert self.process.stdin is not None
         with self.lock:
             self.counter += 1
@@ -281,34 +298,43 @@ class WarmParent:
         if not first:
             self.scouted.wait(SCOUT_WAIT)
         try:
-            return self.start(ident, args, cwd, env, output, timeout)
+            return self.start(ident, args, cwd, env, output, timeout, wire, view)
         finally:
             if first:
                 self.scouted.set()
 
     def start(
-        self, ident: str, args: list[str], cwd: Path, env: dict, output: Path, timeout: float
-    ) -> int | None:
+        self,
+        ident: str,
+        args: list[str],
+        cwd: Path,
+        env: dict,
+        output: Path,
+        timeout: float,
+        wire: Wire,
+        view: Path | None,
+    ) -> tuple[int | None, Progress | None] | int:
         """Send job `ident` to the parent and wait for it: `run`'s answer."""
         assert self.process.stdin is not None
         with self.lock:
             job = self.jobs[ident] = Job()
-            order = {"id": ident, "args": args, "cwd": str(cwd), "env": env}
+            order: dict[str, object] = {"id": ident, "args": args, "cwd": str(cwd), "env": env}
             order.update(output=str(output), modules=str(self.modules))
+            order["view"] = [str(view), *map(str, places(view))] if view else None
             self.process.stdin.write(json.dumps(order) + "\n")
             self.process.stdin.flush()
         job.started.wait()
         if "cold" in job.answers or "pid" not in job.answers:
             self.problem = job.answers.get("cold", f"the warm parent for {self.module} died")
             return COLD
-        pid = job.answers["pid"]
-        finished = job.ended.wait(timeout)
+        pid = job.answers["pid"]  # a session of its own: the child calls setsid first
+        progress = wait_while_working(job.ended.wait, pid, timeout, wire)
         try:
             os.killpg(pid, signal.SIGKILL)  # at the limit: the program; after: what it left
         except ProcessLookupError:
             pass
         job.ended.wait()
-        return job.answers.get("status") if finished else None
+        return (None, progress) if progress else (job.answers.get("status"), None)
 
     def close(self) -> None:
         if self.process.stdin is not None:

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from lab.probe.bench import Cell
 from lab.probe.catalogue import BY_ID
-from lab.probe.grades import FAIL, GRADES, INFO, KEPT, NA, NON_STRICT, NOT_REACHED
+from lab.probe.grades import FAIL, GRADES, INCONCLUSIVE, INFO, KEPT, NA, NON_STRICT, NOT_REACHED
 from lab.probe.target import Target
 from lab.probe.trial import Trial
 
@@ -28,8 +28,17 @@ STYLE = {
     INFO: "cyan",
     NA: "dim",
     NOT_REACHED: "bold magenta",
+    INCONCLUSIVE: "blue",
 }
-MARK = {KEPT: "✓", FAIL: "✗", NON_STRICT: "≈", INFO: "i", NA: "–", NOT_REACHED: "?"}
+MARK = {
+    KEPT: "✓",
+    FAIL: "✗",
+    NON_STRICT: "≈",
+    INFO: "i",
+    NA: "–",
+    NOT_REACHED: "?",
+    INCONCLUSIVE: "…",
+}
 WIDE = 100  # columns from which a cell's grade and title share a line with its id
 
 

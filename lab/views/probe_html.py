@@ -12,7 +12,7 @@ from lab.probe.bench import Cell
 from lab.probe.catalogue import BY_ID
 from lab.probe.grades import FAIL
 from lab.probe.target import Target
-from lab.probe.trial import Exchange, block_line
+from lab.probe.trial import Exchange, block_line, cut
 from lab.views.probe import reproduce, shown_value, versions
 
 STYLE = """
@@ -24,6 +24,7 @@ th { background: #f3f3f3; }
 td.kept { background: #e3f4e3; } td.fail { background: #f9d6d6; font-weight: bold; }
 td.non-strict { background: #fcefc7; } td.info { background: #e0effa; }
 td.na { background: #eee; color: #777; } td.not-reached { background: #ead7f3; font-weight: bold; }
+td.inconclusive { background: #dde3f0; }
 td a { color: inherit; }
 details { margin: .4em 0; border: 1px solid #ddd; padding: .3em .6em; }
 summary { cursor: pointer; }
@@ -38,6 +39,7 @@ CLASS = {
     "info": "info",
     "n/a": "na",
     "not reached": "not-reached",
+    "inconclusive": "inconclusive",
 }
 
 
@@ -46,14 +48,26 @@ def anchor(target: str, case: str) -> str:
 
 
 def request_text(exchange: Exchange) -> str:
-    """The request's last two messages, block by block (what the harness sent back)."""
+    """The whole request as the harness sent it: its settings, every tool it declared, then
+    every message block by block (a cell is decided by calls and results anywhere in it)."""
     lines = []
     body = exchange.body if isinstance(exchange.body, dict) else {}
+    settings = {k: body[k] for k in ("model", "max_tokens", "stream", "tool_choice") if k in body}
+    if settings:
+        lines.append(" ".join(f"{k}={json.dumps(v)}" for k, v in settings.items()))
+    if exchange.betas:
+        lines.append(f"anthropic-beta: {exchange.betas}")
+    tools = body.get("tools")
+    if isinstance(tools, list) and tools:
+        names = [str(t.get("name")) if isinstance(t, dict) else "?" for t in tools]
+        lines.append(f"tools: {', '.join(names)}")
+    system = body.get("system")
+    if system:
+        text = system if isinstance(system, str) else json.dumps(system, ensure_ascii=False)
+        lines.append(f"system: {cut(text)}")
     if body.get("thread"):
         lines.append(f"thread: {json.dumps(body['thread'])}")
-    messages = exchange.messages
-    first = max(0, len(messages) - 2)
-    for index, message in enumerate(messages[first:], start=first):
+    for index, message in enumerate(exchange.messages):
         if not isinstance(message, dict):
             continue
         content = message.get("content")

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from lab.probe.bench import Cell
 from lab.probe.catalogue import BY_ID
-from lab.probe.grades import FAIL, NA, NOT_REACHED, POLICY
+from lab.probe.grades import FAIL, NOT_REACHED, POLICY
 from lab.probe.target import Target
 from lab.views.probe import reproduce
 
@@ -55,7 +55,7 @@ def junit_xml(targets: Sequence[Target], cells: Sequence[Cell]) -> str:
             tests=str(len(mine)),
             failures=str(sum(c.verdict.kind == FAIL for c in mine)),
             errors=str(sum(c.verdict.kind == NOT_REACHED for c in mine)),
-            skipped=str(sum(c.verdict.kind == NA for c in mine)),
+            skipped=str(sum(POLICY[c.verdict.kind].junit == "skipped" for c in mine)),
         )
         suite.extend(testcase(cell, target) for cell in mine)
     ET.indent(suites)
