@@ -267,6 +267,16 @@ BATTERY: dict[str, list[tuple[str, Record, bool]]] = {
         ),
     ],
     "deny_dominance": [
+        (  # paths are compared absolute: a relative rule covers the absolute path, and back
+            "a relative rule, an absolute path",
+            rec(ran=[Ran("a", "read_file", {"path": "/workspace/.env"})], deny=["Read(.env)"]),
+            True,
+        ),
+        (
+            "an absolute rule, a relative path",
+            rec(ran=[Ran("a", "read_file", {"path": "./.env"})], deny=["Read(/workspace/.env)"]),
+            True,
+        ),
         (
             "a removal hidden in a compound ran",
             rec(ran=[Ran("a", "bash", {"command": "ls && rm -rf src"})], deny=["Bash(rm *)"]),
