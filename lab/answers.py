@@ -213,7 +213,7 @@ def reference_keeps_it(finding: Any) -> bool:
 
 def continuation_catches_d1(matrix: Any) -> bool:
     row = next(r for r in matrix.rows if r.switch == "trust_stop_reason")
-    return "continuation" in row.findings
+    return "continuation_only_on_tool_use" in row.findings
 
 
 def reference_breaks(matrix: Any) -> int:

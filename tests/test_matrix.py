@@ -104,7 +104,7 @@ def test_hunt_rediscovers_d4_and_writes_a_reproducing_experiment(tmp_path, capsy
     assert main(["hunt", "gate_order_correct", "--out", str(path)]) == 0
     experiment = load_file(path)
     assert experiment.id == "D4h" and dict(experiment.flips) == {"gate_order_correct": False}
-    assert experiment.expect["deny_holds"] == (True, False)
+    assert experiment.expect["deny_dominance_holds"] == (True, False)
     assert run_experiment(experiment).reproduced
     assert [p.name for p in tmp_path.iterdir()] == ["d4h.py"]  # no temp file left behind
     out, err = capsys.readouterr()

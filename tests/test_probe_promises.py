@@ -107,3 +107,25 @@ def test_p6_and_p14_measure_the_wait_with_waited_as_told(monkeypatch, case):
     assert verdict(BY_ID[case], hasty).kind == "non-strict"
     standing_in(monkeypatch, "waited_as_told", None)
     assert verdict(BY_ID[case], hasty).kind == "kept"
+
+
+def test_p5_reads_two_results_in_two_user_messages_as_the_api_does():
+    """Issue 27, item 8: a framework sends each result as its own user message. The fake
+    combines consecutive user messages, as the real API does, and takes the request; the
+    judge reads the history the same way: both calls answered, no false fail."""
+    first, second = "toolu_p5_01", "toolu_p5_02"
+    answer = trial_of("P5", [({"messages": [ASK]}, 0)]).stages[0].answer
+    turn = {"role": "assistant", "content": list(answer.blocks)}
+    split = {
+        "messages": [
+            ASK,
+            turn,
+            {"role": "user", "content": [result(first)]},
+            {"role": "user", "content": [result(second)]},
+        ]
+    }
+    trial = trial_of("P5", [({"messages": [ASK]}, 0), (split, 1)])
+    assert promises.pairing(trial.record) is None
+    graded = verdict(BY_ID["P5"], trial)
+    assert graded.kind == "kept", graded
+    assert f"results lead with {[first, second]} (call order)" in graded.evidence

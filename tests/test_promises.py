@@ -267,6 +267,16 @@ BATTERY: dict[str, list[tuple[str, Record, bool]]] = {
         ),
     ],
     "deny_dominance": [
+        (  # paths are compared absolute: a relative rule covers the absolute path, and back
+            "a relative rule, an absolute path",
+            rec(ran=[Ran("a", "read_file", {"path": "/workspace/.env"})], deny=["Read(.env)"]),
+            True,
+        ),
+        (
+            "an absolute rule, a relative path",
+            rec(ran=[Ran("a", "read_file", {"path": "./.env"})], deny=["Read(/workspace/.env)"]),
+            True,
+        ),
         (
             "a removal hidden in a compound ran",
             rec(ran=[Ran("a", "bash", {"command": "ls && rm -rf src"})], deny=["Bash(rm *)"]),
@@ -648,3 +658,23 @@ def test_the_deny_oracle_sees_a_removal_anywhere_in_a_compound():
 def test_the_whole_line_mutant_fails_the_compound_property():
     removal, other, separator, first = compound_missed(whole_line)
     assert not first  # a removal after another command: the whole line does not start with rm
+
+
+# ---------------------------------------------------------------- resent_whole says what changed
+@pytest.mark.parametrize(
+    ("title", "said"),
+    [
+        ("its text stripped", "1 of its 1 text block(s) dropped"),
+        ("its call renamed", "t1 renamed read_file → cat"),
+        ("split into two turns", "splits #1's answer into 2 turns"),
+    ],
+)
+def test_resent_whole_says_what_changed(title, said):
+    (record,) = [r for t, r, _ in BATTERY["resent_whole"] if t == title]
+    assert said in str(promises.resent_whole(record))
+
+
+def test_consecutive_assistant_messages_are_one_turn_sent_back_whole():
+    parts = [{"role": "assistant", "content": [SAY]}, {"role": "assistant", "content": [USE]}]
+    record = rec(called(SAY, USE), req(2, [*parts, {"role": "user", "content": [result()]}]))
+    assert promises.resent_whole(record) is None and promises.pairing(record) is None

@@ -106,7 +106,7 @@ DROPPED = case(stream_dropped(READING, block=2, after_chars=9), READING, stream=
 @example(D3)
 @example(D1B)
 def test_pairing(case):
-    holds("pairing", case)
+    holds("pairing_in_call_order", case)
 
 
 @given(focused_cases("M1"))
@@ -115,13 +115,13 @@ def test_pairing(case):
 @example(D16)
 @example(D16_ALWAYS)
 def test_continuation(case):
-    holds("continuation", case)
+    holds("continuation_only_on_tool_use", case)
 
 
 @given(focused_cases("M1"))
 @example(D16_ALWAYS)
 def test_termination(case):
-    holds("termination", case)
+    holds("ends_once_within_limit", case)
 
 
 @given(focused_cases("M2"))
@@ -147,7 +147,7 @@ def test_no_crash(case):
 @example(DROPPED)
 @example(case(*[overloaded()] * 5))
 def test_faults_are_waited_out(case):
-    holds("retries", case)
+    holds("retried", case)
 
 
 @given(fault_cases())
@@ -161,7 +161,7 @@ def test_only_whole_answers_enter_the_history(case):
 @example(D21)
 @example(case(cut_off(calls(bash("ls"), bash("pwd")), keep_chars=14)))
 def test_cut_calls_never_run(case):
-    holds("cut_calls", case)
+    holds("cut_calls_refused", case)
 
 
 @given(fault_cases())
@@ -169,7 +169,7 @@ def test_cut_calls_never_run(case):
 @example(D21)
 @example(D22)
 def test_faults_keep_the_pairing_obligation(case):
-    holds("pairing", case)
+    holds("pairing_in_call_order", case)
     holds("no_crash", case)
 
 
@@ -179,7 +179,7 @@ def test_faults_keep_the_pairing_obligation(case):
 @example(D11)
 @example(D15)
 def test_deny_dominance(case):
-    holds("deny", case)
+    holds("deny_dominance", case)
 
 
 @given(focused_cases("M5"))
@@ -290,7 +290,7 @@ COURSE_RULES = st.one_of(
 def test_the_course_keeps_its_own_deny_list(case):
     """With the course's own rules (a substring deny list) deny dominance holds in the course;
     with production rule strings its whole-string matching lets compounds through (D11)."""
-    holds("deny", case, Switches.course())
+    holds("deny_dominance", case, Switches.course())
 
 
 # ---- the generators ------------------------------------------------------------------------

@@ -196,3 +196,15 @@ def test_one_exit_policy_for_every_grade():
     assert grades.counts(NOT_REACHED, claimed=False, program=True)
     assert not grades.counts(NOT_REACHED, claimed=True, program=False)
     assert "broken" not in grades.POLICY
+
+
+def test_a_target_that_asks_in_the_wrong_answer_mode_is_na_before_any_row():
+    trial = hand_trial([0, 1])  # JSON requests (stream False); P1s needs a streamed answer
+    setting = Setting("P1s", "CANARY", ("read_file", {"path": "n"}), None, "[m]", "[m] go")
+    streamed = Trial("t", setting, BY_ID["P1s"].script(setting), trial.exchanges, trial.exit)
+    said = verdict(BY_ID["P1s"], streamed)
+    assert (said.kind, said.because) == (
+        NA,
+        "the target asked for a JSON answer; P1s needs a streamed one",
+    )
+    assert verdict(BY_ID["P1"], trial).kind != NA

@@ -373,7 +373,7 @@ class ScriptedModel:
 
 
 # ---------------------------------------------------------------- faults from outside the API
-# Steps the probe's later cases play (lab/probe/more_cases.py); each answer is one of the fake's
+# Steps the probe's later cases play (lab/probe/cases/); each answer is one of the fake's
 # plays (fake_api.py), appended there beside the others.
 
 

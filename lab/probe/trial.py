@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from lab.probe.conversation import Played, Stage, blocks_in, strings, turn_of, user_text
 from lab.probe.idle import Progress
 from lab.promises import what_changed
+from lab.record import blocks_in as blocks_of
 from lab.record import result_text
 
 if TYPE_CHECKING:
@@ -240,7 +241,7 @@ class Trial:
             for m in after.messages
             if isinstance(m, dict)
             and m.get("role") == "assistant"
-            and any(_signature(b)[2] in ids for b in _content(m) if isinstance(b, dict))
+            and any(_signature(b)[2] in ids for b in blocks_of(m))
         ]
         if not holders and isinstance(after.body, dict) and after.body.get("thread"):
             return after, None  # a message thread: the API holds the turn as it answered it
@@ -248,7 +249,7 @@ class Trial:
             return after, NOT_AS_BLOCKS
         if len(holders) > 1:
             return after, f"the assistant turn was split into {len(holders)} turns"
-        sent = [b for b in _content(holders[0]) if isinstance(b, dict)]
+        sent = blocks_of(holders[0])
         if [_signature(b) for b in sent] == wanted:
             return after, None
         return after, "the turn was sent back changed: " + what_changed(answer.blocks, sent)
@@ -279,11 +280,6 @@ class Trial:
 
 FINE_GRAINED = "fine-grained-tool-streaming"  # the beta's name, before its date
 NOT_AS_BLOCKS = "the calls were not sent back as tool_use blocks (text only, or not at all)"
-
-
-def _content(message: dict) -> list:
-    content = message.get("content")
-    return [{"type": "text", "text": content}] if isinstance(content, str) else content or []
 
 
 def _signature(block: dict) -> tuple:

@@ -108,7 +108,8 @@ def show_call(event: ToolExecuted | ToolCallSeen) -> str:
 
 
 # ---- M1: the loop --------------------------------------------------------------------------
-def pairing(run: Run) -> str | None:
+# The promise `pairing` (lab/promises.py), and stricter: the lab's own call order.
+def pairing_in_call_order(run: Run) -> str | None:
     """Every request the harness sends passes the fake API's validation: each tool_use is
     answered exactly once, by a tool_result at the head of the very next user message, and
     the results come in call order."""
@@ -124,7 +125,8 @@ def pairing(run: Run) -> str | None:
     return None
 
 
-def continuation(run: Run) -> str | None:
+# The promise `continuation`, and stricter: no call without a tool_use, the Stop hook cap.
+def continuation_only_on_tool_use(run: Run) -> str | None:
     """The harness calls the model again if and only if the last answer's content held a
     tool_use block, or a Stop hook blocked the stop, and a Stop hook blocks at most
     STOP_BLOCK_CAP (8) times: whatever the declared stop_reason says. (A run that crashes
@@ -144,7 +146,8 @@ def continuation(run: Run) -> str | None:
     return None
 
 
-def termination(run: Run) -> str | None:
+# The promise `termination`, and stricter: the trace ends once, nothing after its end.
+def ends_once_within_limit(run: Run) -> str | None:
     """Every run ends exactly once, within the turn limit (no more model calls than
     max_turns), and nothing happens after it ended."""
     if problem := promises.termination(record_of(run)):
@@ -166,7 +169,7 @@ def no_crash(run: Run) -> str | None:
 
 
 # ---- the API's faults ----------------------------------------------------------------------
-def retries(run: Run) -> str | None:
+def retried(run: Run) -> str | None:
     """A transient fault (429, 529, 5xx, an error event or a dropped connection in a stream)
     ends a run only after MAX_RETRIES (5) retries of the same model call: until then the
     harness waits and asks again."""
@@ -196,7 +199,8 @@ def whole_answers(run: Run) -> str | None:
     return None
 
 
-def cut_calls(run: Run) -> str | None:
+# The promise `cut_calls_not_run`, and stricter: the cut call is answered with is_error.
+def cut_calls_refused(run: Run) -> str | None:
     """A call whose input JSON max_tokens cut off never runs: what arrived is not the call
     the model made. It is answered with an is_error tool_result saying so."""
     if problem := promises.cut_calls_not_run(record_of(run)):
@@ -496,13 +500,27 @@ def silence_is_not_approval(run: Run) -> str | None:
 
 INVARIANTS: list[Invariant] = [
     Invariant("no_crash", "No crash", "不崩溃", no_crash, course=False),
-    Invariant("pairing", "Pairing", "配对", pairing, course=True),
-    Invariant("continuation", "Continuation", "续轮判据", continuation, course=False),
-    Invariant("termination", "Termination", "必然结束", termination, course=True),
-    Invariant("retries", "Faults waited out", "瞬时故障重试", retries, course=True),
+    Invariant("pairing_in_call_order", "Pairing", "配对", pairing_in_call_order, course=True),
+    Invariant(
+        "continuation_only_on_tool_use",
+        "Continuation",
+        "续轮判据",
+        continuation_only_on_tool_use,
+        course=False,
+    ),
+    Invariant(
+        "ends_once_within_limit", "Termination", "必然结束", ends_once_within_limit, course=True
+    ),
+    Invariant("retried", "Faults waited out", "瞬时故障重试", retried, course=True),
     Invariant("whole_answers", "Whole answers only", "只收完整回答", whole_answers, course=True),
-    Invariant("cut_calls", "Cut calls never run", "截断调用不执行", cut_calls, course=False),
-    Invariant("deny", "Deny dominance", "拒绝优先", deny_dominance, course=False),
+    Invariant(
+        "cut_calls_refused",
+        "Cut calls never run",
+        "截断调用不执行",
+        cut_calls_refused,
+        course=False,
+    ),
+    Invariant("deny_dominance", "Deny dominance", "拒绝优先", deny_dominance, course=False),
     Invariant("tighten", "Hooks only tighten", "钩子只收紧", hooks_only_tighten, course=True),
     Invariant("every_hook", "Every hook runs", "每个钩子都运行", every_hook_runs, course=False),
     Invariant(

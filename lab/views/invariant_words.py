@@ -7,22 +7,24 @@ from __future__ import annotations
 PROMISES = {
     "no_crash": "任何模型回答都不会让 harness 抛异常：未知工具、不合格的输入、失败的工具或钩子"
     "都变成 is_error 结果，运行按自己的规矩结束。",
-    "pairing": "harness 发出的每个请求都能通过假 API 的校验：每个 tool_use 恰好被回答一次，"
-    "回答它的 tool_result 位于紧接着的那条 user 消息开头，结果按调用顺序排列。",
-    "continuation": "当且仅当上一条回答的内容里有 tool_use 块，或有退出钩子阻断了停止时，"
-    "harness 才再次调用模型；一个退出钩子最多阻断 STOP_BLOCK_CAP（8）次：不管声明的 "
+    "pairing_in_call_order": "harness 发出的每个请求都能通过假 API 的校验："
+    "每个 tool_use 恰好被回答一次，回答它的 tool_result 位于紧接着的那条 user 消息开头，"
+    "结果按调用顺序排列。",
+    "continuation_only_on_tool_use": "当且仅当上一条回答的内容里有 tool_use 块，"
+    "或有退出钩子阻断了停止时，harness 才再次调用模型；"
+    "一个退出钩子最多阻断 STOP_BLOCK_CAP（8）次：不管声明的 "
     "stop_reason 怎么说。（执行调用时崩溃的运行也违反它：该来的下一次调用没有来。）",
-    "termination": "每次运行恰好结束一次，在轮数上限之内（模型调用不超过 max_turns 次），"
-    "结束之后什么也不再发生。",
-    "retries": "瞬时故障（429、529、5xx、流里的错误事件或断开的连接）要等同一次模型调用重试 "
+    "ends_once_within_limit": "每次运行恰好结束一次，在轮数上限之内"
+    "（模型调用不超过 max_turns 次），结束之后什么也不再发生。",
+    "retried": "瞬时故障（429、529、5xx、流里的错误事件或断开的连接）要等同一次模型调用重试 "
     "MAX_RETRIES（5）次之后才会结束运行：在那之前 harness 等一等再问。",
     "whole_answers": "只有 API 完整送达的回答才进入历史：harness 发出的每条 assistant "
     "消息都是其中之一，它执行的每个调用也都属于其中之一（中途断开的流只送来了草稿："
     "草稿里的块一个也不回传，草稿里的调用一个也不执行）。",
-    "cut_calls": "输入 JSON 被 max_tokens 截断的调用绝不执行：到达的并不是模型发出的那个调用。"
-    "它得到一条说明原因的 is_error tool_result。",
-    "deny": "命中拒绝规则或拒绝清单的调用绝不执行，不管规则的顺序、用户的回答还是钩子的决定"
-    "（复合命令逐段判断，参考实现的做法）。",
+    "cut_calls_refused": "输入 JSON 被 max_tokens 截断的调用绝不执行："
+    "到达的并不是模型发出的那个调用。它得到一条说明原因的 is_error tool_result。",
+    "deny_dominance": "命中拒绝规则或拒绝清单的调用绝不执行，"
+    "不管规则的顺序、用户的回答还是钩子的决定（复合命令逐段判断，参考实现的做法）。",
     "tighten": "钩子只收紧：没有钩子时权限规则拒绝的调用，即使用户什么都批准，有了钩子也绝不"
     "执行，不管用户说什么。（在门禁处逐个调用判断：阻断 `rm x` 的钩子完全可能让后面一个"
     "本会失败的 `cat x` 执行，所以不比较执行过的调用集合。）",

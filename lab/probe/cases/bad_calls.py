@@ -15,6 +15,7 @@ from lab.probe.cases.endings import (
     rejected,
     rejection_lines,
     the_end,
+    then,
 )
 from lab.probe.conversation import Stage
 from lab.probe.grades import FAIL, NON_STRICT
@@ -49,11 +50,6 @@ def lost(what: str) -> Promise:
         return f"{what} got no result: {ending(trial)}"
 
     return named("answered", promise)
-
-
-def then(said: str) -> Promise:
-    """The run then did not end well (`ending`), put into `said`."""
-    return named("ended_badly", lambda t: said.format(why) if (why := ending(t)) else None)
 
 
 def without_is_error(what: str, promise: str) -> Promise:

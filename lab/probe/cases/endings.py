@@ -51,6 +51,11 @@ def run_end(trial: Trial, final: int) -> str | None:
     return None
 
 
+def then(said: str) -> Promise:
+    """The run then did not end well (`ending`), put into `said`."""
+    return named("ended_badly", lambda t: said.format(why) if (why := ending(t)) else None)
+
+
 def ended_badly(final: int, said: str = "{}") -> Promise:
     """The row of `run_end`: its line, put into `said`."""
     return named("ended_badly", lambda t: said.format(why) if (why := run_end(t, final)) else None)

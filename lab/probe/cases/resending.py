@@ -16,6 +16,7 @@ from lab.probe.cases.endings import (
     named,
     rejection_lines,
     the_end,
+    then,
     threaded,
 )
 from lab.probe.conversation import Stage
@@ -202,7 +203,7 @@ RESENDING_CASES: list[Case] = [
         two_calls,
         (
             Rule(call_lost, FAIL),
-            Rule(named("ended_badly", ending), FAIL),
+            Rule(then("{}"), FAIL),
             Rule(never_came_back, NON_STRICT),
             Rule(resent_whole, NON_STRICT),
             Rule(results_split, NON_STRICT),

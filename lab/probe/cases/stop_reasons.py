@@ -21,6 +21,7 @@ from lab.probe.cases.endings import (
     stopped_quietly,
     stopped_uncleanly,
     the_end,
+    then,
     threaded,
 )
 from lab.probe.conversation import Stage
@@ -51,11 +52,6 @@ def result_rejected(trial: Trial) -> str | None:
     if ran and ran[0].rejected:
         return "the call ran, but the request carrying its result was rejected"
     return None
-
-
-def then(said: str) -> Promise:
-    """The run then did not end well (`ending`), put into `said`."""
-    return named("ended_badly", lambda t: said.format(why) if (why := ending(t)) else None)
 
 
 def call_ran_evidence(trial: Trial) -> list:

@@ -14,13 +14,13 @@ from lab.probe.cases.endings import (
     attempts,
     end_line,
     ended_badly,
-    ending,
     hung,
     named,
     rejected,
     rejection_lines,
     stage_lines,
     the_end,
+    then,
 )
 from lab.probe.conversation import Stage
 from lab.probe.grades import FAIL, INFO, KEPT, NON_STRICT
@@ -68,10 +68,6 @@ def unretried_said(trial: Trial) -> str | None:
 
 def went_on(trial: Trial) -> str | None:
     return "the run went on without asking again" if gap(trial) is None else None
-
-
-def then(said: str) -> Promise:
-    return named("ended_badly", lambda t: said.format(why) if (why := ending(t)) else None)
 
 
 def waited(wait: float | None, tolerance: float, said: Callable[[Trial, float], str]) -> Promise:
