@@ -2,7 +2,7 @@
 from floors below, so no circle runs between packages.
 
     0 leaves    lab (its version), lab.errors, lab.lazy, lab.switches, lab.trace, lab.tool,
-                lab.source_lines, lab.user_code; lab.bilingual, lab.reading (text in two
+                lab.source_lines, lab.user_code, lab.schema; lab.bilingual, lab.reading (text in two
                 languages; a student's answer read and compared)
     1 pieces    lab.world, lab.model,             (the simulated world; the scripted model;
                 lab.course_rules                   the course's own rule set, as data)
@@ -45,6 +45,7 @@ FLOORS = [
         "lab.tool",
         "lab.source_lines",
         "lab.user_code",
+        "lab.schema",
     },
     {"lab.bilingual", "lab.reading", "lab.language"},
     {"lab.world", "lab.model", "lab.course_rules"},
