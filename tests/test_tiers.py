@@ -6,14 +6,27 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
+from types import ModuleType
 
-import conftest
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
 CI = (ROOT / ".ci" / "run").read_text()
 QUICK = ".venv/bin/python -m pytest --nbmake tests notebooks"
 SLOW = ".venv/bin/python -m pytest --nbmake -m slow tests notebooks"
+
+
+@pytest.fixture
+def conftest(pytestconfig: pytest.Config) -> ModuleType:
+    """tests/conftest.py as pytest loaded it (`import conftest` may find notebooks' one)."""
+    mine = ROOT / "tests" / "conftest.py"
+    (found,) = [
+        plugin
+        for plugin in pytestconfig.pluginmanager.get_plugins()
+        if isinstance(plugin, ModuleType) and getattr(plugin, "__file__", None) == str(mine)
+    ]
+    return found
 
 
 def notebook_tiers() -> set[str]:
@@ -38,13 +51,13 @@ def test_the_readme_names_both_tiers_and_ci_runs_them_quick_first():
     assert quick < slow < matrix  # the README's command, then the slow tier, then CI's own steps
 
 
-def test_the_shared_probes_three_readers_are_in_one_tier():
+def test_the_shared_probes_three_readers_are_in_one_tier(conftest):
     """tests/shared_probe.py runs once per session: its readers must run in the same one."""
     assert {"test_probe_all.py", "test_peers.py"} <= conftest.SLOW_FILES
     assert "08_real_harnesses.py" in notebook_tiers()
 
 
-def test_every_file_the_tiers_name_exists():
+def test_every_file_the_tiers_name_exists(conftest):
     tests = {p.name for p in (ROOT / "tests").glob("test_*.py")}
     notebooks = {p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.py")}
     assert conftest.SLOW_FILES <= tests
