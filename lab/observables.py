@@ -8,12 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import jsonschema
-
 from lab.harness.results import SPILL_DIR
 from lab.harness.tools import invoke
 from lab.promises import cut_calls_not_run, deny_dominance, history_problem
 from lab.scenario import Run, record_of, tools_for
+from lab.schema import jsonschema
 from lab.trace import (
     CheckFailed,
     HookFired,
@@ -118,7 +117,7 @@ def human_prompts_for_invalid_calls(run: Run) -> int:
         e.call_id
         for e in run.trace.of(ToolCallSeen)
         if e.name in schemas
-        and not jsonschema.Draft202012Validator(schemas[e.name].input_schema).is_valid(e.input)
+        and not jsonschema().Draft202012Validator(schemas[e.name].input_schema).is_valid(e.input)
     }
     return sum(1 for e in run.trace.of(HumanAsked) if e.call_id in invalid)
 

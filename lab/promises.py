@@ -23,8 +23,6 @@ import shlex
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import jsonschema
-
 from lab.model.tool_pairs import leading_result_ids, tool_use_ids, turns
 from lab.record import (
     Record,
@@ -37,6 +35,7 @@ from lab.record import (
     received,
     result_for,
 )
+from lab.schema import jsonschema
 
 Judge = Callable[[Record], str | None]
 TRANSIENT_STATUS = (408, 409, 429)  # besides every 5xx: the API's own list of retryable errors
@@ -173,11 +172,12 @@ def invalid_input_answered(record: Record) -> str | None:
 
 
 def _valid(value: object, schema: dict) -> bool:
+    checker = jsonschema()
     try:
-        jsonschema.validate(value, schema)
-    except jsonschema.ValidationError:
+        checker.validate(value, schema)
+    except checker.ValidationError:
         return False
-    except jsonschema.SchemaError:
+    except checker.SchemaError:
         return True  # a schema the validator cannot read judges nothing
     return True
 

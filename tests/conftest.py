@@ -114,20 +114,32 @@ SLOW_FILES = {
 }
 # Tests that need the Debian packages of the README's "Testing needs" (a browser, pdftotext, a
 # CJK font) are slow-tier too, so the quick tier passes on a machine without them: every test
-# that asks for the `chromium` fixture, and these, which read a PDF back.
-NEEDS_PACKAGES = {"test_teacher_kit.py": {"test_the_worksheet_has_a_line_for_every_question"}}
+# that asks for the `chromium` fixture, and these (a test's name, or one case of it), which draw
+# a Chinese worksheet (a CJK font) or read a PDF back (pdftotext).
+NEEDS_PACKAGES = {
+    "test_teacher_kit.py": {"test_the_worksheet_has_a_line_for_every_question"},
+    "test_zh.py": {
+        "test_what_the_teachers_commands_say_once_written_is_chinese[--lang zh-worksheet]",
+        "test_what_the_teachers_commands_say_once_written_is_chinese[LAB_LANG=zh-worksheet]",
+    },
+}
+
+
+def names(item: pytest.Item) -> set[str]:
+    """The names a table here may know a test by: its function's, and its case's."""
+    return {getattr(item, "originalname", item.name), item.name}
 
 
 def slow(item: pytest.Item) -> bool:
     """Whether `item` belongs to the slow tier."""
     if item.path.name in SLOW_FILES or "chromium" in getattr(item, "fixturenames", ()):
         return True
-    return getattr(item, "originalname", item.name) in NEEDS_PACKAGES.get(item.path.name, ())
+    return bool(names(item) & NEEDS_PACKAGES.get(item.path.name, set()))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the slow tier; the heavy files first (a stable sort: every file keeps its order)."""
-    named = {(item.path.name, getattr(item, "originalname", item.name)) for item in items}
+    named = {(item.path.name, name) for item in items for name in names(item)}
     collected = {item.path.name for item in items}
     for file, tests in NEEDS_PACKAGES.items():
         if file in collected and (lost := {t for t in tests if (file, t) not in named}):

@@ -2,8 +2,8 @@
 from floors below, so no circle runs between packages.
 
     0 leaves    lab (its version), lab.errors, lab.lazy, lab.switches, lab.trace, lab.tool,
-                lab.source_lines, lab.user_code, lab.disputes (the chapter's claims the lab
-                reads otherwise, as data); lab.bilingual, lab.reading (text in two
+                lab.source_lines, lab.user_code, lab.schema, lab.disputes (the chapter's claims
+                the lab reads otherwise, as data); lab.bilingual, lab.reading (text in two
                 languages; a student's answer read and compared)
     1 pieces    lab.world, lab.model,             (the simulated world; the scripted model;
                 lab.course_rules                   the course's own rule set, as data)
@@ -47,6 +47,7 @@ FLOORS = [
         "lab.source_lines",
         "lab.user_code",
         "lab.disputes",
+        "lab.schema",
     },
     {"lab.bilingual", "lab.reading", "lab.language"},
     {"lab.world", "lab.model", "lab.course_rules"},

@@ -13,9 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import jsonschema
-
 from lab.harness.tools import Tool
+from lab.schema import jsonschema
 from lab.trace import CheckFailed, CheckPassed, Trace
 
 # The order of the chain, in one place: shape, then meaning, then hooks, then the human.
@@ -101,9 +100,9 @@ class RunWhatArrived(CompleteInput):
 
 # -- validation and the tool's own check -----------------------------------------------------
 @functools.cache
-def validator(schema_json: str) -> jsonschema.Draft202012Validator:
+def validator(schema_json: str) -> Any:
     """Built once per distinct schema; unknown fields are refused unless the schema says so."""
-    return jsonschema.Draft202012Validator(
+    return jsonschema().Draft202012Validator(
         {"additionalProperties": False, **json.loads(schema_json)}
     )
 
@@ -112,7 +111,7 @@ def valid_input(call: Call) -> str | None:
     """The input against the tool's JSON schema: required fields, types, no unknown fields."""
     assert call.tool is not None
     check = validator(json.dumps(call.tool.input_schema, sort_keys=True))
-    error = jsonschema.exceptions.best_match(check.iter_errors(call.input))
+    error = jsonschema().exceptions.best_match(check.iter_errors(call.input))
     if error is None:
         return None
     where = "/".join(str(p) for p in error.absolute_path) or "input"

@@ -14,8 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-import jsonschema
-
 from lab import promises
 from lab.harness.batching import MAX_PARALLEL
 from lab.harness.checks import Call
@@ -26,6 +24,7 @@ from lab.harness.tools import Tool, contract_mismatch, invoke
 from lab.model.tool_pairs import CALL_ORDER, blocks_of, leading_result_ids, tool_use_ids, unanswered
 from lab.promises import block_key
 from lab.scenario import Run, record_of, run_scenario, tools_for
+from lab.schema import jsonschema
 from lab.testing.catalog import always_yes
 from lab.trace import (
     BatchRan,
@@ -300,7 +299,7 @@ def human_last(run: Run) -> str | None:
                 f"the human was asked about {asked.call_id}, which {stopped[asked.call_id]} stops"
             )
         schema = {"additionalProperties": False, **tool.input_schema} if tool else None
-        if schema and not jsonschema.Draft202012Validator(schema).is_valid(inputs[asked.call_id]):
+        if schema and not jsonschema().Draft202012Validator(schema).is_valid(inputs[asked.call_id]):
             return f"the human was asked about {asked.call_id}, whose input is invalid"
     return None
 
