@@ -22,6 +22,8 @@ from typing import Any, get_args
 
 from anthropic.types.anthropic_beta_param import AnthropicBetaParam
 
+from lab.schema import jsonschema
+
 Body = dict[str, Any]
 Headers = Mapping[str, str]
 
@@ -116,16 +118,15 @@ def thinking_budget(body: Body) -> bool:
 def _valid_schema(schema: Any) -> bool:
     key = marshal.dumps(schema)
     if key not in SCHEMA_VERDICTS:
-        # Imported here: jsonschema costs startup, and most requests reuse a known schema.
-        from jsonschema import Draft202012Validator
-        from jsonschema.exceptions import SchemaError
-
+        # Imported on first use (lab/schema.py): jsonschema costs startup, and most requests
+        # reuse a known schema.
+        validators = jsonschema()
         if len(SCHEMA_VERDICTS) >= SCHEMA_MEMORY:
             SCHEMA_VERDICTS.clear()
         try:
-            Draft202012Validator.check_schema(schema)
+            validators.Draft202012Validator.check_schema(schema)
             SCHEMA_VERDICTS[key] = True
-        except SchemaError:
+        except validators.exceptions.SchemaError:
             SCHEMA_VERDICTS[key] = False
     return SCHEMA_VERDICTS[key]
 
