@@ -88,6 +88,7 @@ HEAVY_FIRST = [
     "test_probe_more_cases.py",
     "test_probe.py",
     "test_probe_cli.py",
+    "test_probe_shards.py",
     "test_cli_process.py",
     "07_hypothesis_hunt.py",
     "test_probe_leftovers.py",
@@ -111,13 +112,18 @@ SLOW_FILES = {
     "test_probe_cli.py",
     "test_cli_process.py",
     "test_probe_leftovers.py",
+    "test_probe_shards.py",  # six probe runs and their merges
+    "test_probe_load.py",  # a slice of the matrix with and without CPU hogs
 }
 # Tests that need the Debian packages of the README's "Testing needs" (a browser, pdftotext, a
 # CJK font) are slow-tier too, so the quick tier passes on a machine without them: every test
 # that asks for the `chromium` fixture, and these (a test's name, or one case of it), which draw
 # a Chinese worksheet (a CJK font) or read a PDF back (pdftotext).
 NEEDS_PACKAGES = {
-    "test_teacher_kit.py": {"test_the_worksheet_has_a_line_for_every_question"},
+    "test_teacher_kit.py": {
+        "test_the_worksheet_has_a_line_for_every_question",
+        "test_the_worksheet_s_layout_in_order_two_pages_no_orphan_no_bad_wrap",
+    },
     "test_zh.py": {
         "test_what_the_teachers_commands_say_once_written_is_chinese[--lang zh-worksheet]",
         "test_what_the_teachers_commands_say_once_written_is_chinese[LAB_LANG=zh-worksheet]",
