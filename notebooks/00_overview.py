@@ -112,4 +112,4 @@ claims(outcomes, LANG)
 # | `08_real_harnesses` | 别家的 harness 接到假 API 上：tool runner 在野外重演 D1 / other harnesses against the fake API |
 # | `09_course_beside_production` | §8 教学版与生产版的距离、§10 四条批判性边界、§12 验收问答（运行代码作答） |
 #
-# 练习 / Exercises: `lab check --list`（每个机制一道，检查隐藏 / one per mechanism, hidden checks）。
+# 练习 / Exercises: `lab check m1_lost_call --init`，再 `lab check m1_lost_call`（每个机制一道，m1…m5，检查隐藏 / one per mechanism, m1…m5, hidden checks）。

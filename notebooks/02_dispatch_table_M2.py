@@ -162,7 +162,7 @@ tray_chart(d27.before, d27.after, titles=[sides(LANG)[0], "concurrency_from_inpu
 # %% tags=["skip-in-class"]
 verdict(d27, LANG)
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # ## 托盘的并发上限 / The tray's concurrency cap
 #
 # 本章【三】：批内并行「且有并发上限」。参考实现的上限是 `MAX_PARALLEL`（生产文档的默认值 10，超出本章）。十二次互不相干的
@@ -170,7 +170,7 @@ verdict(d27, LANG)
 # Seed 【三】: parallel inside a batch, *with a concurrency cap*. Twelve independent reads do not fit
 # one tray: two consecutive trays, ten and two, strictly one after the other.
 
-# %%
+# %% tags=["skip-in-class"]
 from lab.harness.batching import MAX_PARALLEL
 from lab.model import text, tool_use, turn
 from lab.scenario import Scenario, run_scenario

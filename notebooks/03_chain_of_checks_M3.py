@@ -62,7 +62,7 @@ ORDER, GATE_FIRST
 # %%
 code(ChecksFirst, GatesFirst, CheckChain.judge, highlight="stages =")
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # ## 稳定的是顺序，不是段数 / What is stable is the order, not the number of stages
 #
 # > 注意稳定的是顺序，不是段数
@@ -72,7 +72,7 @@ code(ChecksFirst, GatesFirst, CheckChain.judge, highlight="stages =")
 # By running code: the reference chain has six stages, the course's four; every stage the course
 # keeps stands in the reference's order.
 
-# %%
+# %% tags=["skip-in-class"]
 from lab.cli.parts import assemble
 from lab.switches import Switches
 

@@ -153,7 +153,7 @@ side_by_side(d10.before, d10.after, (sides(LANG)[0], "workspace_wall=False"), [1
 d11 = outcome("D11")
 side_by_side(d11.before, d11.after, (sides(LANG)[0], "split_compound_commands=False"), [1], LANG)
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # ## 规则写得多细都不改变先后 / Specificity never reorders the gates
 #
 # > 规则写得多细都不改变先后
@@ -163,7 +163,7 @@ side_by_side(d11.before, d11.after, (sides(LANG)[0], "split_compound_commands=Fa
 # By running code: a broad deny `Bash(rm *)` and a far narrower allow `Bash(rm notes.txt)` naming
 # the very file. The narrower allow does not jump the broad deny: deny decides, the file stays.
 
-# %%
+# %% tags=["skip-in-class"]
 from lab.harness.permissions import Permissions
 from lab.model import text, tool_use, turn
 from lab.scenario import Scenario, run_scenario

@@ -175,7 +175,7 @@ timeline(d16.after, "stop_hook_guard=False", LANG)
 # %% tags=["skip-in-class"]
 verdict(d16, LANG)
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # ## 一批调用之后：PostToolBatch / After a batch: PostToolBatch
 #
 # 本章【二】：官方钩子文档列有「一批并行工具调用全部完成后」触发的事件。运行代码：D19 的八次读取，参考实现装成一个托盘，
@@ -184,7 +184,7 @@ verdict(d16, LANG)
 # eight reads: one tray and one PostToolBatch in the reference; eight trays, eight firings, with
 # parallel batches off. The course's four events do not include it.
 
-# %%
+# %% tags=["skip-in-class"]
 from dataclasses import replace
 
 from lab.scenario import run_scenario
@@ -213,7 +213,7 @@ def batches_seen(switches):
     )
 }
 
-# %% [markdown]
+# %% [markdown] tags=["skip-in-class"]
 # ## 教学版与产品方向相反 / The course and production, the other way round
 #
 # > 教学版与产品在这里方向相反
@@ -223,7 +223,7 @@ def batches_seen(switches):
 # By running code: in the reference (production's way) permission is a stage of its own and the
 # hooks feed it; in the course permission is just the first PreToolUse callback.
 
-# %%
+# %% tags=["skip-in-class"]
 from lab.cli.parts import assemble
 
 for label, switches in (("Switches()", Switches()), ("Switches.course()", Switches.course())):

@@ -15,7 +15,7 @@ RIGHT, WRONG = True, False
 
 # question: (forms marked right, forms marked wrong), as typed (text) or as written in a cell.
 TYPED: dict[str, tuple[tuple[object, ...], tuple[object, ...]]] = {
-    "C.1": (("10", 10, "十", "十个", "10 个开关", "ten", " 10 "), ("9", "十一", "两个", 0)),
+    "C.1": (("11", 11, "十一", "十一个", "11 个开关", "eleven", " 11 "), ("10", "十", "两个", 0)),
     "M1.1": (
         ("2", 2, "第二轮", "第 2 轮", "turn 2", "二", "two"),
         ("1", "第一轮", "3", "end_turn"),

@@ -74,6 +74,8 @@ def notebook_file(source: str, lang: str) -> str:
         ) from None
     notebook = jupytext.reads(edition(source, lang), fmt="py:percent")
     notebook.metadata.pop("jupytext", None)
+    for number, cell in enumerate(notebook.cells):  # nbformat draws random ids: the same file
+        cell.id = f"cell-{number:03d}"  # every time instead
     text: str = jupytext.writes(notebook, fmt="ipynb")
     return text
 
