@@ -28,7 +28,7 @@ throw error;
 
 
 def trial_of(*exchanges: Exchange) -> Trial:
-    return Trial("hand", SETTING, BY_ID["P4"].stages(SETTING), exchanges, Exit(0))
+    return Trial("hand", SETTING, BY_ID["P4"].script(SETTING), exchanges, Exit(0))
 
 
 def request(number: int, body: dict, betas: str = "") -> Exchange:

@@ -107,17 +107,52 @@ HELP = {
     "Run probe cases against a target and print each case's grade (kept, fail, non-strict, "
     "info, n/a, not reached) with the evidence. TARGET is a built-in name (lab-reference, "
     "lab-course, the peers); --cmd runs any program with the prompt as its last argument. "
+    "`lab probe merge FILE.json ...` joins the --json outputs of the shards of one run "
+    "(--shard K/N) into the run's matrix, exit status and outputs. "
     "Exit 0: nothing claimed reads fail; 1: a claimed case reads fail; 2: a usage error; 4: a "
     "--cmd program was not reached.": (
         "对一个目标运行探测用例，打印每个用例的评定（kept、fail、non-strict、info、n/a、"
         "not reached）和证据。TARGET 是内置的名字（lab-reference、lab-course、各个第三方 "
-        "harness）；--cmd 运行任意程序，提示词是它的最后一个参数。退出码 0：声称守住的用例"
-        "没有一个判为 fail；1：有声称守住的用例判为 fail；2：用法错误；4：某个 --cmd 程序"
-        "没有被触达。"
+        "harness）；--cmd 运行任意程序，提示词是它的最后一个参数。`lab probe merge FILE.json ...` "
+        "把同一次运行各分片（--shard K/N）的 --json 输出合成这次运行的矩阵、退出码和各种输出。"
+        "退出码 0：声称守住的用例没有一个判为 fail；1：有声称守住的用例判为 fail；2：用法错误；"
+        "4：某个 --cmd 程序没有被触达。"
+    ),
+    "The environment of a --cmd program holds only: PATH (the lab's Python first), HOME, TMPDIR "
+    "(a fresh scratch folder's), LANG=C.UTF-8, ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY (a fake "
+    "key), LAB_PROBE_STREAM (0 or 1: the answer mode to use, when a case needs one), "
+    "LAB_PROBE_APPROVE=all and LAB_PROBE_HUMAN_LOG (the permission contract), "
+    "PYTHONDONTWRITEBYTECODE=1, DO_NOT_TRACK=1, LITELLM_OFFLINE_MODE=true and "
+    "LITELLM_LOCAL_MODEL_COST_MAP=True (no network tries at start). Add its own switches with "
+    "--env NAME=VALUE. A program that ignores ANTHROPIC_BASE_URL reads a config file in its HOME "
+    "instead: write one from the program itself, or wrap it in a script that does (docs: the "
+    "README's `lab probe --cmd` section).": (
+        "--cmd 程序的环境里只有：PATH（lab 的 Python 在最前）、HOME、TMPDIR（一个新的临时文件夹）、"
+        "LANG=C.UTF-8、ANTHROPIC_BASE_URL、ANTHROPIC_API_KEY（假的密钥）、"
+        "LAB_PROBE_STREAM（0 或 1：用例需要时该用的回答模式）、LAB_PROBE_APPROVE=all 和 LAB_PROBE_HUMAN_LOG（权限契约）、"
+        "PYTHONDONTWRITEBYTECODE=1、DO_NOT_TRACK=1、LITELLM_OFFLINE_MODE=true 和 "
+        "LITELLM_LOCAL_MODEL_COST_MAP=True（启动时不去连网）。"
+        "它自己的开关用 --env NAME=VALUE 加上。"
+        "不读 ANTHROPIC_BASE_URL 的程序改读 HOME 里的配置文件：由程序自己写一个，或者用一个先写好"
+        "它的脚本把程序包起来（见 README 的 `lab probe --cmd` 一节）。"
+    ),
+    "probe this program (split like a shell; it must exist: see the variables below)": (
+        "探测这个程序（按 shell 的规则切分；程序必须存在：它拿到的变量见下）"
+    ),
+    "set this variable for the program (repeatable): a harness's own switches": (
+        "给程序设这个变量（可重复）：harness 自己的开关"
+    ),
+    "run only the K-th of N shares of the matrix (CI job matrices); join the shards' --json "
+    "outputs with `lab probe merge`": (
+        "只跑矩阵 N 份中的第 K 份（CI 的作业矩阵）；各分片的 --json 输出用 `lab probe merge` 合并"
+    ),
+    "seconds a trial's program may stay idle (no CPU, no request) before it is stopped "
+    "(default 60; a busy program is stopped at 5 times that)": (
+        "一次试验里程序可以空闲（不用 CPU、不发请求）多少秒，超过就停下（默认 60；一直在忙的程序"
+        "到它的 5 倍时停下）"
     ),
     "built-in target names (see --all)": "内置目标的名字（见 --all）",
     "every built-in target: the matrix": "每个内置目标：整张矩阵",
-    "probe this program (split like a shell)": "探测这个程序（按 shell 的规则切分）",
     "the permission contract: a call of a tool that asks --cmd's human and that its own rules "
     "deny (P11, P23); the probe sets LAB_PROBE_APPROVE=all and LAB_PROBE_HUMAN_LOG": (
         "权限契约：一个会去问 --cmd 的用户、又被它自己的规则拒绝的工具调用（P11、P23）；"
@@ -134,9 +169,6 @@ HELP = {
     "write an HTML report": "写出 HTML 报告",
     "N generated scripts; print the smallest breaker": "生成 N 个脚本；打印能打破承诺的最小那个",
     "trials at once (default: three per core)": "同时进行的试验数（默认：每个核三个）",
-    "seconds per trial (default 60; P12 twice, P22 three times that)": (
-        "每次试验的秒数（默认 60；P12 是它的两倍，P22 是三倍）"
-    ),
     "start every program afresh (no warm Python starts)": "每个程序都从头启动（不用预热的 Python）",
     "for --cmd: fork a `python SCRIPT.py` or `python -m MODULE` run by the lab's own interpreter "
     "from a warm parent, as the built-in targets start (same verdicts, faster)": (
