@@ -129,7 +129,8 @@ HELP = {
     "README's `lab probe --cmd` section).": (
         "--cmd 程序的环境里只有：PATH（lab 的 Python 在最前）、HOME、TMPDIR（一个新的临时文件夹）、"
         "LANG=C.UTF-8、ANTHROPIC_BASE_URL、ANTHROPIC_API_KEY（假的密钥）、"
-        "LAB_PROBE_STREAM（0 或 1：用例需要时该用的回答模式）、LAB_PROBE_APPROVE=all 和 LAB_PROBE_HUMAN_LOG（权限契约）、"
+        "LAB_PROBE_STREAM（0 或 1：用例需要时该用的回答模式）、"
+        "LAB_PROBE_APPROVE=all 和 LAB_PROBE_HUMAN_LOG（权限契约）、"
         "PYTHONDONTWRITEBYTECODE=1、DO_NOT_TRACK=1、LITELLM_OFFLINE_MODE=true 和 "
         "LITELLM_LOCAL_MODEL_COST_MAP=True（启动时不去连网）。"
         "它自己的开关用 --env NAME=VALUE 加上。"
