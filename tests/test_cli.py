@@ -16,6 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import patience
 import pytest
 
 from lab.experiment import experiments_dir, load_all
@@ -67,7 +68,7 @@ def subprocess_runs(tmp_path_factory):
     }
     finished = {}
     for name, process in started.items():
-        out, err = process.communicate(timeout=120)
+        out, err = patience.communicate(process, 120, f"lab {' '.join(commands[name][0])} to end")
         finished[name] = (process.returncode, out, err)
     assert list(cwd.iterdir()) == []  # nothing was written where the command ran
     return finished

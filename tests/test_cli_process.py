@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+import patience
 import psutil
 import pytest
 
@@ -48,25 +49,25 @@ def alive(pid: int) -> bool:
         return False
 
 
-def wait_until(condition, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out waiting"
-        time.sleep(0.05)
-
-
 @pytest.mark.parametrize("argv", [["run"], ["run", "--json"], ["show", "D17"]])
 def test_a_closed_pipe_ends_quietly_with_0(tmp_path, argv):
     process = start(*argv, cwd=tmp_path)
     process.stdout.close()  # like `| head -0`: every write meets a closed pipe
     err = process.stderr.read()
-    assert process.wait(timeout=120) == 0
+    assert patience.wait(process, 120, f"lab {' '.join(argv)} to end on a closed pipe") == 0
     assert err == b""
+
+
+def ran(command: list[str], what: str, **options) -> subprocess.CompletedProcess:
+    """`subprocess.run(command, capture_output=True)` (bytes) within 60 s scaled to this machine."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **options)
+    out, err = patience.communicate(process, 60, what)
+    return subprocess.CompletedProcess(command, process.returncode, out, err)
 
 
 def interrupted(process: subprocess.Popen) -> tuple[int, bytes]:
     os.killpg(process.pid, signal.SIGINT)  # Ctrl-C: the whole foreground group gets it
-    _, err = process.communicate(timeout=60)
+    _, err = patience.communicate(process, 60, "lab to end after Ctrl-C")
     return process.returncode, err
 
 
@@ -78,7 +79,9 @@ def test_ctrl_c_on_run_is_130_without_a_traceback(tmp_path):
 
 def test_ctrl_c_on_matrix_ends_every_worker(tmp_path):
     process = start("matrix", "--jobs", "2", cwd=tmp_path)
-    wait_until(lambda: len(children(process.pid)) >= 2)
+    patience.wait_for(
+        lambda: len(children(process.pid)) >= 2, 60, "two matrix workers to start", every=0.05
+    )
     workers = children(process.pid)
     time.sleep(0.5)  # the workers are searching
     assert interrupted(process) == (130, b"lab: interrupted\n")
@@ -93,7 +96,12 @@ def test_ctrl_c_on_hunt_is_130_without_a_traceback(tmp_path):
     here.mkdir()
     temp.mkdir()
     process = start("hunt", "pair_protection", "--examples", "100000", cwd=here, TMPDIR=str(temp))
-    wait_until(lambda: any(p.name.startswith("lab-hypothesis-") for p in temp.iterdir()))
+    patience.wait_for(
+        lambda: any(p.name.startswith("lab-hypothesis-") for p in temp.iterdir()),
+        60,
+        "the hunt's hypothesis folder to appear",
+        every=0.05,
+    )
     assert interrupted(process) == (130, b"lab: interrupted\n")
     assert list(here.iterdir()) == []
     assert list(temp.iterdir()) == []  # the hypothesis folder is removed on Ctrl-C too
@@ -105,7 +113,7 @@ def test_a_hunt_writes_only_its_file_and_with_normal_permissions(tmp_path):
     process = start(
         "hunt", "pair_protection", "--examples", "30", "--out", str(out / "d3h.py"), cwd=tmp_path
     )
-    _, err = process.communicate(timeout=300)
+    _, err = patience.communicate(process, 300, "lab hunt --examples 30 to end")
     assert process.returncode == 0, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no .hypothesis/ here
     assert [p.name for p in out.iterdir()] == ["d3h.py"]
@@ -121,9 +129,7 @@ def test_quick_commands_never_import_the_sdk(argv):
         "heavy = [m for m in ('anthropic', 'httpx2', 'hypothesis') if m in sys.modules]; "
         "assert code == 0 and not heavy, heavy"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", check, *argv], env=ENV, capture_output=True, timeout=60
-    )
+    done = ran([sys.executable, "-c", check, *argv], f"lab {' '.join(argv)} to end", env=ENV)
     assert done.returncode == 0, done.stderr.decode()[-500:]
 
 
@@ -143,8 +149,8 @@ sys.exit(main())
 
 
 def test_ctrl_c_while_the_command_is_still_loading_is_130_without_a_traceback(tmp_path):
-    done = subprocess.run(
-        [sys.executable, "-c", LOADING, "list"], cwd=tmp_path, capture_output=True, timeout=60
+    done = ran(
+        [sys.executable, "-c", LOADING, "list"], "lab list to end after Ctrl-C", cwd=tmp_path
     )
     assert (done.returncode, done.stderr) == (130, b"lab: interrupted\n")
     assert done.stdout == b""

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
+import patience
 import pytest
 from rich.console import Console
 
@@ -366,7 +367,7 @@ def test_the_notes_lab_serve_prints_are_chinese(asked, tmp_path):
         client.messages.create(
             model="m", max_tokens=64, messages=[{"role": "user", "content": "hi"}]
         )
-    process.wait(timeout=60)
+    patience.wait(process, 60, "lab serve P1 --until-done to end")
     notes = [line for line in process.stdout.read().splitlines() if line.startswith("# ")]
     case = BY_ID["P1"]
     assert english_sentences("\n".join(notes), f"{case.title}\n{case.kept_when}") == []
@@ -485,10 +486,17 @@ def notebook_outputs(source: Path) -> list[str]:
     output of every code cell as plain text."""
     import jupytext
     from nbclient import NotebookClient
+    from nbclient.exceptions import CellTimeoutError
 
     notebook = jupytext.read(source)
     with tempfile.TemporaryDirectory(prefix="lab-zh-scan-") as folder:
-        NotebookClient(notebook, timeout=600, resources={"metadata": {"path": folder}}).execute()
+        client = NotebookClient(
+            notebook, timeout=patience.limit(600), resources={"metadata": {"path": folder}}
+        )
+        try:
+            client.execute()
+        except CellTimeoutError:
+            pytest.fail(patience.expired(f"a cell of {source.name} to run", 600))
     texts = []
     for cell in notebook.cells:
         for output in cell.get("outputs", []):

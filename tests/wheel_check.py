@@ -17,6 +17,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from patience import expired, limit  # this script's folder, tests/, is on sys.path
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # README command -> (argv after `lab`, the exit codes it may end with, stdin). Each is chosen to
@@ -63,7 +65,12 @@ def served(lab: Path, argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[
     assert process.stdout is not None
     first = process.stdout.readline().decode()
     process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=30)
+    try:
+        _, err = process.communicate(timeout=limit(30))
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        return -1, first + expired("lab serve to end after Ctrl-C", 30)
     return process.returncode, first + err.decode()
 
 
@@ -85,11 +92,14 @@ def main() -> int:
                 if "ANTHROPIC_BASE_URL=" not in said.partition("\n")[0]:
                     code = -1  # the first line must tell a shell where the server is
             else:
-                done = subprocess.run(
-                    [str(lab), *argv], cwd=empty, env=env, input=stdin, capture_output=True,
-                    text=True, timeout=600,
-                )  # fmt: skip
-                code, said = done.returncode, done.stderr
+                try:
+                    done = subprocess.run(
+                        [str(lab), *argv], cwd=empty, env=env, input=stdin, capture_output=True,
+                        text=True, timeout=limit(600),
+                    )  # fmt: skip
+                    code, said = done.returncode, done.stderr
+                except subprocess.TimeoutExpired:  # run() killed it
+                    code, said = -1, expired(f"lab {' '.join(argv)} to end", 600)
             mark = "ok" if code in codes else "FAILED"
             print(f"{mark:6} lab {' '.join(argv)}: exit {code}", flush=True)
             if name == "worksheet" and "harness-lab[teacher]" not in said:
