@@ -75,23 +75,34 @@ def verdict(case: Case, trial: Trial | None, absent: str = "") -> Verdict:
     cannot use; else the first broken rule's grade and reason, or kept."""
     if trial is None:
         return Verdict(NA, absent)
-    stopped = (trial.exit.line(),) if trial.exit.progress is not None else ()
     for rule in LIMIT_RULES:  # before all else: a limit that says nothing about the target
         if (broken := rule.promise(trial)) is not None:
-            return Verdict(rule.grade, broken, (*lines_of(case.evidence(trial)), *stopped))
+            return Verdict(rule.grade, broken, shown_for(case, trial))
     if not trial.reached_script():
-        seen = [e.line() for e in trial.exchanges[:3]] or ["no request reached the fake API"]
-        return Verdict(
-            NOT_REACHED, "the target never got a script answer", (*seen, trial.exit.line())
-        )
+        return Verdict(NOT_REACHED, "the target never got a script answer", unreached(trial))
     if (wrong := wrong_mode(case, trial)) is not None:
         return Verdict(NA, wrong, (trial.exit.line(),))
-    shown = lines_of(case.evidence(trial))
-    shown += tuple(line for line in stopped if line not in shown)
+    shown = shown_for(case, trial)
     for rule in case.rules:
         if (broken := rule.promise(trial)) is not None:
             return Verdict(rule.grade, broken, shown)
     return Verdict(KEPT, case.kept(trial), shown)
+
+
+def unreached(trial: Trial) -> tuple[str, ...]:
+    """The evidence of a trial that never got a script answer: its first requests, its end."""
+    seen = [e.line() for e in trial.exchanges[:3]] or ["no request reached the fake API"]
+    return (*seen, trial.exit.line())
+
+
+def shown_for(case: Case, trial: Trial) -> tuple[str, ...]:
+    """The case's evidence, ending with how the trial stood if its limit stopped it."""
+    if not trial.reached_script():
+        return unreached(trial)
+    shown = lines_of(case.evidence(trial))
+    if trial.exit.progress is not None and trial.exit.line() not in shown:
+        shown += (trial.exit.line(),)
+    return shown
 
 
 def wrong_mode(case: Case, trial: Trial) -> str | None:
