@@ -14,16 +14,26 @@ from __future__ import annotations
 
 import importlib
 import sys
+import threading
 from types import ModuleType
 
 # Optional imports of jsonschema's format checker that cost more than the lab can spend.
 UNUSED = ("rfc3987_syntax",)
 
 
+_IMPORTING = threading.Lock()  # the server answers on many threads: one imports, others wait
+
+
 def jsonschema() -> ModuleType:
-    """The `jsonschema` module, imported now if it is not yet."""
-    if (module := sys.modules.get("jsonschema")) is not None:
-        return module
+    """The `jsonschema` module, imported now if it is not yet (whole: a thread that asks while
+    another imports it waits, instead of reading a half-made module)."""
+    with _IMPORTING:
+        if "jsonschema" in sys.modules:  # import_module waits for a module still being made
+            return importlib.import_module("jsonschema")
+        return _import_without_unused()
+
+
+def _import_without_unused() -> ModuleType:
     hidden = [name for name in UNUSED if name not in sys.modules]
     for name in hidden:
         sys.modules[name] = None  # type: ignore[assignment]  # `import name` raises ImportError

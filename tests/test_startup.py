@@ -64,3 +64,26 @@ assert lab_jsonschema() is jsonschema and os.environ["RFC3987_IMPORTED"] == "yes
 """
     done = python(check, path=tmp_path)
     assert done.returncode == 0, done.stderr[-800:]
+
+
+def test_threads_that_ask_for_jsonschema_at_once_each_get_the_whole_module():
+    """`lab serve` answers on many threads: a thread that asks while another imports must wait
+    for the whole module (it once read a half-made one: no Draft202012Validator, a 500)."""
+    check = """
+import threading
+from lab.schema import jsonschema
+start, failed = threading.Barrier(16), []
+def ask():
+    start.wait()
+    try:
+        jsonschema().Draft202012Validator.check_schema({"type": "object"})
+    except Exception as error:
+        failed.append(repr(error))
+threads = [threading.Thread(target=ask) for _ in range(16)]
+for thread in threads: thread.start()
+for thread in threads: thread.join()
+assert not failed, failed
+"""
+    for _ in range(5):  # a fresh interpreter each time: the race is at the first import
+        done = python(check)
+        assert done.returncode == 0, done.stderr[-800:]
