@@ -10,7 +10,9 @@ English by design, and is left out.
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,4 +44,6 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    with tempfile.TemporaryDirectory(prefix="lab-zh-scan-") as scratch:
+        os.environ["IPYTHONDIR"] = scratch  # the kernels' profile, not the user's ~/.ipython
+        sys.exit(main(sys.argv[1:]))
