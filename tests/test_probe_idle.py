@@ -12,7 +12,7 @@ from lab.model.script import rate_limited
 from lab.probe.catalogue import BY_ID
 from lab.probe.conversation import Played
 from lab.probe.grades import INCONCLUSIVE, INFO
-from lab.probe.idle import Progress, Wire, session_usage, wait_while_working
+from lab.probe.idle import Progress, Wire, ended_within, session_usage, wait_while_working
 from lab.probe.trial import Exchange, Exit, Setting, Trial
 from lab.probe.verdict import judged_on_a_free_machine, not_waiting_to_retry, verdict
 
@@ -24,17 +24,6 @@ def started(code: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
 
 
-def waiting_on(process: subprocess.Popen):
-    def ended(seconds: float) -> bool:
-        try:
-            process.wait(timeout=seconds)
-        except subprocess.TimeoutExpired:
-            return False
-        return True
-
-    return ended
-
-
 def stopped(process: subprocess.Popen) -> None:
     process.kill()
     process.wait()
@@ -43,7 +32,7 @@ def stopped(process: subprocess.Popen) -> None:
 def test_a_sleeping_program_is_stopped_once_idle_for_the_limit():
     process = started("import time; time.sleep(60)")
     try:
-        progress = wait_while_working(waiting_on(process), process.pid, 0.5, Wire())
+        progress = wait_while_working(ended_within(process), process.pid, 0.5, Wire())
     finally:
         stopped(process)
     assert progress is not None and progress.reason == "idle"
@@ -56,7 +45,7 @@ def test_a_program_using_cpu_is_not_idle_and_its_cpu_is_counted():
     code = "import time\nwhile time.process_time() < 1.5: pass"
     process = started(code)
     try:
-        progress = wait_while_working(waiting_on(process), process.pid, 0.5, Wire(), cap=1000)
+        progress = wait_while_working(ended_within(process), process.pid, 0.5, Wire(), cap=1000)
     finally:
         stopped(process)
     assert progress is None
@@ -75,14 +64,14 @@ def test_a_wait_the_fake_asked_for_is_not_idle():
     wire = Wire(last_request=time.monotonic(), told_until=time.monotonic() + 3.0)
     process = started("import time; time.sleep(2)")
     try:
-        progress = wait_while_working(waiting_on(process), process.pid, 1.0, wire)
+        progress = wait_while_working(ended_within(process), process.pid, 1.0, wire)
     finally:
         stopped(process)
     assert progress is None
     # Untold, the same sleep is idle.
     process = started("import time; time.sleep(2)")
     try:
-        progress = wait_while_working(waiting_on(process), process.pid, 1.0, Wire())
+        progress = wait_while_working(ended_within(process), process.pid, 1.0, Wire())
     finally:
         stopped(process)
     assert progress is not None and progress.reason == "idle"
@@ -94,7 +83,7 @@ def test_after_a_transient_fault_a_program_may_stay_quiet_for_two_limits():
     process = started("import time; time.sleep(1.5)")
     try:
         wire = Wire(last_request=time.monotonic(), after_fault=True)
-        progress = wait_while_working(waiting_on(process), process.pid, 1.0, wire)
+        progress = wait_while_working(ended_within(process), process.pid, 1.0, wire)
     finally:
         stopped(process)
     assert progress is None
@@ -103,7 +92,7 @@ def test_after_a_transient_fault_a_program_may_stay_quiet_for_two_limits():
 def test_a_busy_program_is_stopped_at_the_cap_and_says_it_was_still_making_progress():
     process = started("while True: pass")
     try:
-        progress = wait_while_working(waiting_on(process), process.pid, 0.3, Wire())
+        progress = wait_while_working(ended_within(process), process.pid, 0.3, Wire())
     finally:
         stopped(process)
     assert progress is not None and progress.reason == "cap"

@@ -25,7 +25,7 @@ from lab.probe.cases import script_tools
 from lab.probe.catalogue import CASES
 from lab.probe.conversation import Conversation
 from lab.probe.grades import Verdict, worse
-from lab.probe.idle import Progress, Wire, wait_while_working
+from lab.probe.idle import Progress, Wire, ended_within, wait_while_working
 from lab.probe.recorder import Recorder
 from lab.probe.sandbox import Scratch, environment, listing, outside_places, written_outside
 from lab.probe.target import Target
@@ -138,15 +138,8 @@ def run_program(
         except OSError as error:  # no such program, not executable: it never reached the model
             return 127, f"{argv[0]}: {error.strerror or error}", None
 
-    def ended(seconds: float) -> bool:
-        try:
-            process.wait(timeout=seconds)
-        except subprocess.TimeoutExpired:
-            return False
-        return True
-
     try:
-        progress = wait_while_working(ended, process.pid, timeout, wire)
+        progress = wait_while_working(ended_within(process), process.pid, timeout, wire)
     finally:
         try:
             os.killpg(process.pid, signal.SIGKILL)  # anything it left behind

@@ -15,6 +15,7 @@ the time since the last request, or since the end of the wait the fake asked for
 from __future__ import annotations
 
 import os
+import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -120,6 +121,19 @@ def descendants() -> list[int]:
             found += [int(k) for k in kids]
             frontier += kids
     return found
+
+
+def ended_within(process: subprocess.Popen) -> Callable[[float], bool]:
+    """The `ended` that wait_while_working asks for, of a process the probe started."""
+
+    def ended(seconds: float) -> bool:
+        try:
+            process.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+
+    return ended
 
 
 def wait_while_working(
