@@ -1,7 +1,7 @@
 """A scenario (what the model says, and how the harness is set up) and one run of it.
 
 A `Setup` is how the harness is set up: tools, rules, human, hooks, the world's files, the
-prompt. A `Scenario` is a script (what the model does) plus a Setup's fields; `build_harness`
+prompt. A `Scenario` is a script (what the model does) plus a Setup; `build_harness`
 takes only the Setup, so a live run or `lab probe` wires a harness without a script.
 `wire` sets the harness up on a fresh world and wires it to its model (the fake API behind the
 real SDK, with a Tap writing the run's Record, or a client it is given) without running it;
@@ -15,7 +15,7 @@ from __future__ import annotations
 __all__ = ["Run", "Scenario", "Setup", "run_scenario"]  # the students' DSL: Scenario, Setup
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from lab.harness.hooks import Hook
@@ -59,27 +59,33 @@ class Setup:
     model: str = "claude-lab-1"  # the model name the harness asks for
 
 
-@dataclass(frozen=True)
+SETUP_FIELDS = frozenset(f.name for f in fields(Setup))
+
+
+@dataclass(frozen=True, init=False)
 class Scenario:
-    """What the model says (a list of turns or a responder), to whom, in which world: a script
-    beside a Setup's fields (`setup` hands them over)."""
+    """What the model says (a list of turns or a responder) plus how the harness is set up:
+    `Scenario(script, prompt=..., files=...)` takes the Setup's fields as keywords (or a whole
+    `setup=`), and reads them back as its own (`scenario.prompt` is `scenario.setup.prompt`)."""
 
     script: Sequence[Step] | Responder
-    prompt: str = "Please help with the files in the workspace."
-    files: Mapping[str, str] = field(default_factory=dict)
-    stream: bool = False
-    max_turns: int = 12
-    permissions: Permissions = field(default_factory=Permissions)
-    human: Sequence[str] | Callable[[str], str] = ()  # the scripted human's answers
-    hooks: Sequence[tuple[str, Hook]] = ()  # (event, callback) in registration order
-    keep_last: int | None = None  # trim the history to the last N messages before each call
-    tools: Callable[[World], list[Tool]] = no_extra_tools  # tools beside the course's five
+    setup: Setup
 
-    @property
-    def setup(self) -> Setup:
-        """How the harness is set up for this scenario (everything but the script)."""
-        shared = {f.name for f in fields(Setup)} & {f.name for f in fields(Scenario)}
-        return Setup(**{name: getattr(self, name) for name in shared})
+    def __init__(
+        self, script: Sequence[Step] | Responder, setup: Setup | None = None, **settings: Any
+    ) -> None:
+        unknown = set(settings) - SETUP_FIELDS
+        if unknown:
+            raise TypeError(f"Scenario() got unexpected keyword(s): {', '.join(sorted(unknown))}")
+        # dataclasses.replace(scenario, hooks=...) hands over the setup and the changed fields
+        whole = replace(setup, **settings) if setup is not None else Setup(**settings)
+        object.__setattr__(self, "script", script)
+        object.__setattr__(self, "setup", whole)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in SETUP_FIELDS:  # only the Setup's own fields: nothing else is forwarded
+            return getattr(self.setup, name)
+        raise AttributeError(f"'Scenario' object has no attribute {name!r}")
 
 
 @dataclass

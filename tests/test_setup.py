@@ -1,9 +1,11 @@
-"""A Scenario is a script beside a Setup's fields; the harness is built from the Setup alone."""
+"""A Scenario is a script and a Setup; the harness is built from the Setup alone."""
 
 from __future__ import annotations
 
 import sys
-from dataclasses import MISSING, fields
+from dataclasses import fields, replace
+
+import pytest
 
 from lab import promises
 from lab.harness.permissions import Permissions
@@ -19,18 +21,25 @@ from lab.switches import Switches
 from lab.world import World
 
 
-def test_a_scenario_holds_the_script_and_the_setups_fields_with_the_same_defaults():
-    setup = {f.name: f for f in fields(Setup)}
-    scenario = {f.name: f for f in fields(Scenario)}
-    assert set(scenario) - set(setup) == {"script"}
-    assert set(setup) - set(scenario) == {"model"}  # a scripted run needs no model name
-    for name in set(setup) & set(scenario):
-        a, b = setup[name], scenario[name]
-        assert a.type == b.type, name
-        if a.default is not MISSING or b.default is not MISSING:
-            assert a.default == b.default, name
-        if a.default_factory is not MISSING:
-            assert a.default_factory() == b.default_factory(), name  # type: ignore[misc]
+def test_a_scenario_is_a_script_and_a_setup_and_declares_no_setup_field_again():
+    assert [f.name for f in fields(Scenario)] == ["script", "setup"]
+    scenario = Scenario([], max_turns=3)
+    assert scenario.setup == Setup(max_turns=3)
+    assert scenario.max_turns == 3 and scenario.model == Setup().model  # read through the Setup
+    with pytest.raises(AttributeError):
+        scenario.no_such_field  # noqa: B018 - only the Setup's own fields are forwarded
+
+
+def test_a_scenario_refuses_a_keyword_that_is_no_setup_field():
+    with pytest.raises(TypeError, match="max_turn"):
+        Scenario([], max_turn=3)
+
+
+def test_replace_changes_a_scenarios_setup_field_and_keeps_the_rest():
+    scenario = Scenario([turn(text("hi"))], prompt="go", max_turns=3)
+    changed = replace(scenario, prompt="again")
+    assert (changed.prompt, changed.max_turns, changed.script) == ("again", 3, scenario.script)
+    assert Scenario(scenario.script, setup=scenario.setup) == scenario
 
 
 def test_the_setup_of_a_scenario_carries_every_field_but_the_script():
