@@ -31,14 +31,13 @@ import tempfile
 import threading
 import time
 
-import anthropic
 import httpx2
 
 from lab.harness.layers import Layers
 from lab.harness.loop import Harness
 from lab.harness.tools import ToolRegistry
 from lab.model import FakeMessagesAPI, ScriptedModel, Turn, tool_use, turn
-from lab.model.client import FAKE_BASE_URL
+from lab.model.client import make_client
 from lab.scenario import Scenario, run_scenario
 from lab.trace import Trace
 from lab.world import World, course_tools
@@ -61,12 +60,7 @@ def recorded_requests(turns: int, stream: bool) -> list[httpx2.Request]:
         sent.append(request)
         return api(request)
 
-    client = anthropic.Anthropic(
-        api_key="sk-lab-fake",
-        base_url=FAKE_BASE_URL,
-        max_retries=0,
-        http_client=httpx2.Client(transport=httpx2.MockTransport(recording)),
-    )
+    client = make_client(recording)
     world = World.create()
     layers = Layers(ToolRegistry(course_tools(world)), Trace(), world)
     harness = Harness(client, layers, stream=stream, max_turns=turns + 5)

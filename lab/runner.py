@@ -47,29 +47,22 @@ PROGRAM_TIMEOUT_S = 60.0
 
 
 # ---------------------------------------------------------------- a function, a program
+# The two clients a function under test may get: the SDK on the fake, in process
+# (lab.model.client.make_client, on the in-process wiring of lab/model/wiring.py).
 def without_sdk_retries(handler: Callable[..., Any]) -> anthropic.Anthropic:
-    """A client on the fake for a loop that owns its retries: the real SDK, its own retries off
-    (max_retries=0), so every fault the script plays reaches the harness once, as a loop that
-    owns its retries expects (the lab's own harness is built this way)."""
+    """For a loop that owns its retries: the SDK's own retries off (max_retries=0), so every
+    fault the script plays reaches the harness once (the lab's own harness is built this way)."""
     from lab.model.client import make_client
 
-    return make_client(handler)  # type: ignore[arg-type]
+    return make_client(handler)
 
 
 def with_sdk_retries(handler: Callable[..., Any]) -> anthropic.Anthropic:
     """The SDK as an application gets it: its default retries (2, with backoff and
     retry-after) on, as a program under `lab probe` has them."""
-    import anthropic
-    import httpx2
+    from lab.model.client import make_client
 
-    from lab.model.client import FAKE_BASE_URL
-
-    transport = httpx2.MockTransport(handler)
-    return anthropic.Anthropic(
-        api_key="sk-lab-fake",
-        base_url=FAKE_BASE_URL,
-        http_client=httpx2.Client(transport=transport),
-    )
+    return make_client(handler, sdk_retries=True)
 
 
 def run_function(
@@ -105,10 +98,10 @@ def run_program(
     """Run a program with ANTHROPIC_BASE_URL pointing at the fake API on 127.0.0.1, in `cwd`
     (by default a fresh temporary folder, removed afterwards: nothing lands where you stand)."""
     from lab.model.fake_api import FakeMessagesAPI
-    from lab.model.server import FakeServer
+    from lab.model.wiring import on_loopback
 
     tap = Tap(FakeMessagesAPI(WatchedModel(script)))
-    with FakeServer(tap) as server, tempfile.TemporaryDirectory(prefix="lab-run-") as scratch:
+    with on_loopback(tap) as server, tempfile.TemporaryDirectory(prefix="lab-run-") as scratch:
         env = {**os.environ, "ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "sk-lab-fake"}
         try:
             done = subprocess.run(

@@ -82,6 +82,10 @@ class Scenario:
         object.__setattr__(self, "script", script)
         object.__setattr__(self, "setup", whole)
 
+    def changed(self, **settings: Any) -> Scenario:
+        """The same script with some of the Setup's fields changed (as dataclasses.replace)."""
+        return Scenario(self.script, replace(self.setup, **settings))
+
     def __getattr__(self, name: str) -> Any:
         if name in SETUP_FIELDS:  # only the Setup's own fields: nothing else is forwarded
             return getattr(self.setup, name)
@@ -279,7 +283,7 @@ def wire(
     model = WatchedModel(script if script is not None else [])
     api = FakeMessagesAPI(model)
     tap = Tap(api, clock=lambda: world.clock.now)  # the harness waits on the virtual clock
-    harness = build_harness(setup, switches, world, make_client(tap), wait, parts)  # type: ignore[arg-type]
+    harness = build_harness(setup, switches, world, make_client(tap), wait, parts)
     return Wired(setup, switches, harness, world, initial, model, api, tap)
 
 

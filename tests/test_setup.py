@@ -37,8 +37,9 @@ def test_a_scenario_refuses_a_keyword_that_is_no_setup_field():
 
 def test_replace_changes_a_scenarios_setup_field_and_keeps_the_rest():
     scenario = Scenario([turn(text("hi"))], prompt="go", max_turns=3)
-    changed = replace(scenario, prompt="again")
-    assert (changed.prompt, changed.max_turns, changed.script) == ("again", 3, scenario.script)
+    for changed in (replace(scenario, prompt="again"), scenario.changed(prompt="again")):
+        assert (changed.prompt, changed.max_turns, changed.script) == ("again", 3, scenario.script)
+    assert scenario.prompt == "go"  # a frozen scenario: the change is a new one
     assert Scenario(scenario.script, setup=scenario.setup) == scenario
 
 

@@ -1,26 +1,33 @@
-"""A real `anthropic.Anthropic` client wired to the fake API: the real SDK, no network."""
+"""A real `anthropic.Anthropic` client on the fake API: the real SDK, no network.
+
+It is built on the one in-process wiring (lab/model/wiring.py: `in_process`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 import anthropic
-import httpx2
+from anthropic import DEFAULT_MAX_RETRIES
 
 from lab.model.fake_api import FakeMessagesAPI
 from lab.model.script import Responder, ScriptedModel, Step
+from lab.model.server import Handler
+from lab.model.wiring import FAKE_BASE_URL, FAKE_KEY, in_process
 
-FAKE_BASE_URL = "http://fake-anthropic.lab"  # never resolved: the mock transport answers first
+__all__ = ["FAKE_BASE_URL", "make_client", "scripted_client"]
 
 
-def make_client(api: FakeMessagesAPI) -> anthropic.Anthropic:
-    """A client whose every request is answered in-process by `api`."""
+def make_client(api: Handler, *, sdk_retries: bool = False) -> anthropic.Anthropic:
+    """The SDK on `api`. By default its own retries are off (max_retries=0): an injected error
+    reaches a loop that owns its retries once, not retried away (the lab's harness is built so).
+    `sdk_retries=True`: the SDK as an application gets it, its default retries (2, with backoff
+    and retry-after) on, as a program under `lab probe` has them."""
     return anthropic.Anthropic(
-        api_key="sk-lab-fake",
+        api_key=FAKE_KEY,
         base_url=FAKE_BASE_URL,
-        # No retries: an injected error must reach the harness once, not be retried away.
-        max_retries=0,
-        http_client=httpx2.Client(transport=httpx2.MockTransport(api)),
+        max_retries=DEFAULT_MAX_RETRIES if sdk_retries else 0,
+        http_client=in_process(api),
     )
 
 

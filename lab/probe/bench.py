@@ -195,7 +195,7 @@ def run_trial(
 ) -> Cell:
     """One case against one target in one answer mode (None: the case's own), judged."""
     from lab.model import FakeMessagesAPI, ScriptedModel
-    from lab.model.server import FakeServer
+    from lab.model.wiring import on_loopback
 
     if (missing := target.missing()) is not None:
         return Cell(target.name, case.id, verdict(case, None, missing))
@@ -220,7 +220,7 @@ def run_trial(
         before = scratch.files()
         places = outside_places()  # the degraded alternative to a view of its own (view.py)
         outside_before = listing(places)
-        with FakeServer(recorder) as server:
+        with on_loopback(recorder) as server:
             env = environment(scratch, server.url, target.env, stream)
             argv = target.argv(setting.prompt, scratch.work)
             own_view = places != []  # under `lab probe`: see outside_places

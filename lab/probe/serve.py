@@ -438,11 +438,11 @@ def answering(served: Served, watch: Watch, then: Callable[[Exchange], None]) ->
 
 
 def loopback_server(api: Any, port: int) -> Any:
-    """A FakeServer on `port` (0: any free port)."""
-    from lab.model.server import FakeServer
+    """The fake on loopback at `port` (0: any free port); a port taken is a usage error."""
+    from lab.model.wiring import on_loopback
 
     try:
-        return FakeServer(api, port)
+        return on_loopback(api, port=port)
     except OSError as error:
         raise ServeError(f"--port {port}: {error.strerror or error}") from None
 

@@ -32,8 +32,8 @@ import httpx2
 
 from lab.model import FakeMessagesAPI, ScriptedModel, tool_use, turn
 from lab.model.framing import MAX_REQUEST_BYTES
-from lab.model.server import FakeServer
 from lab.model.signing import SIGNER
+from lab.model.wiring import on_loopback
 
 Rng = random.Random
 ANSWER = turn("ok", tool_use("bash", {"command": "ls"}))
@@ -337,7 +337,7 @@ def run(bodies: int, frames: int, *, seed: int = 0, big: int = 1, timeout: float
     tally = Tally()
     make = Bodies(rng)
     stderr = io.StringIO()
-    with contextlib.redirect_stderr(stderr), FakeServer(fresh_api(), read_timeout=timeout) as srv:
+    with contextlib.redirect_stderr(stderr), on_loopback(fresh_api(), read_timeout=timeout) as srv:
         port = int(srv.url.rsplit(":", 1)[1])
         for body in _bodies(make, bodies):
             tally.bodies += 1
