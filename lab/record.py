@@ -1,9 +1,12 @@
 """The one record of a run: what crossed the wire, how the run ended, what ran, the files.
 
 Every way of running a harness (lab/runner.py: the lab's own loop in process, a function written
-to the wire protocol, any program over loopback; the probe's trials through
-`lab.probe.wire.record_of`) leaves a `Record`, and every promise (lab/promises.py) is judged over
-it. A Record is read, never built by the judges: it names facts, it decides nothing.
+to the wire protocol, any program over loopback; a probe trial, `lab serve`) is written down by
+the one `Tap` standing in front of the fake API, which says once what the fake answered each
+request (a `Reply`); the run leaves a `Record` of those requests, and every promise
+(lab/promises.py) is judged over it. The probe's exchanges (lab/probe/recorder.py) carry the
+tap's reply, so a trial's Record (`lab.probe.wire.record_of`) holds them as they are. A Record
+is read, never built by the judges: it names facts, it decides nothing.
 
 A request is anything with the `Request` shape, so a log that already holds its requests (the
 fake API's own log, the probe's exchanges) is viewed, not copied.
@@ -14,7 +17,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from lab.model.script import (
@@ -51,7 +54,8 @@ class Reply:
     kind: Kind
     blocks: Sequence[dict] = ()  # the content it sent (for a partial: the turn it began)
     declared: str | None = None  # the stop_reason it declared
-    error: str = ""  # the exact error text: a rejection's message, a fault's type and message
+    # The exact error text: a rejection's status, type and message; a fault's type and message.
+    error: str = ""
     retry_after: float | None = None  # what its retry-after header asked for, in seconds
 
     @property
@@ -127,17 +131,34 @@ class Record:
 
 
 # ---------------------------------------------------------------- writing a record
+# The statuses of a fault that asking again may cure: after one, a program waits longer.
+TRANSIENT = {429, 500, 502, 503, 504, 529}
+# A responder's own name for what it played (lab/probe/conversation.py), in the Record's words.
+NOTED_KINDS: dict[str, Kind] = {"side call": "side", "extra": "extra"}
+
+
 class WatchedModel(ScriptedModel):
-    """A ScriptedModel that keeps every step it played, so the tap can say what each request got."""
+    """A ScriptedModel that keeps the last step it played, so the tap can say what a request
+    got (only the last: a server that answers for days keeps nothing per request)."""
 
     def __init__(self, script: Sequence[Step] | Responder) -> None:
         super().__init__(script)
-        self.played: list[Step] = []
+        self.last: Step | None = None
 
     def respond(self, request: ModelRequest) -> Step:
         step = super().respond(request)
-        self.played.append(step)
+        self.last = step
         return step
+
+
+@dataclass
+class Wire:
+    """When the program last used its connection (monotonic times); the probe's idle clock
+    (lab/probe/idle.py) reads it, the tap writes it."""
+
+    last_request: float | None = None  # when the last request arrived or was answered
+    told_until: float = 0.0  # the end of the last wait the fake asked for (retry-after)
+    after_fault: bool = False  # the last answer was a transient fault (TRANSIENT)
 
 
 @dataclass(frozen=True)
@@ -157,38 +178,74 @@ class Logged:
 
 
 class Tap:
-    """Stands where the fake API stood and writes down each request and what it got (the fake
-    must play a WatchedModel, which says which step each request got)."""
+    """Stands where the fake API stood and writes down each request and what it got: the one
+    recorder of every run (the lab's harness, a function, a program, a probe trial, `lab
+    serve`). The fake must play a WatchedModel, which says which step each request got;
+    `notes`, a responder's own log, names a side call or a request past the script's end.
+    `keep=False`: only the newest request is kept (`last`), for a server that lasts."""
 
-    def __init__(self, api: FakeMessagesAPI, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        api: FakeMessagesAPI,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        notes: Sequence[Any] | None = None,
+        keep: bool = True,
+    ) -> None:
         if not isinstance(api.model, WatchedModel):
             raise TypeError("a Tap needs the fake API to play a WatchedModel")
         self.api, self.model, self.clock = api, api.model, clock
+        self.notes: Sequence[Any] = notes if notes is not None else ()
+        self.keep = keep
         self.start = clock()
         self.requests: list[Logged] = []
+        self.last: Logged | None = None  # the newest request of the conversation, kept or not
+        self.count = 0  # the requests of the conversation so far, kept or not
+        self.wire = Wire()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.api, name)
 
     def __call__(self, request: httpx2.Request) -> httpx2.Response:
-        api, played = self.api, self.model.played
-        before = (len(api.rejections), len(api.faults), len(api.replies), len(played))
+        api, model, notes = self.api, self.model, self.notes
+        before = (len(api.rejections), len(api.faults), len(api.replies), model.calls)
+        newest = notes[-1] if notes else None
         at = self.clock() - self.start
+        self.wire.last_request = time.monotonic()
         response = api(request)
+        self.heard(response)
         rejected = api.rejections[before[0] :]
         faults = api.faults[before[1] :]
-        step = played[before[3]] if len(played) > before[3] else None
+        step = model.last if model.calls > before[3] else None
         if rejected:
-            reply = Reply("rejected", error=f"{rejected[0].error_type}: {rejected[0].message}")
-            index = rejected[0].request_index
+            refused = rejected[0]  # as the answer's line says it: status, type, exact message
+            error = f"{response.status_code} {refused.error_type}: {refused.message}"
+            reply = Reply("rejected", error=error)
+            index = refused.request_index
         elif step is None and not faults:
             return response  # a GET, a health probe: nothing of the conversation
         else:
+            note = notes[-1] if notes and notes[-1] is not newest else None
+            noted = NOTED_KINDS.get(getattr(note, "kind", ""))
             reply = self._reply(step, faults, api.replies[before[2] :], response.status_code)
+            reply = replace(reply, kind=noted) if noted and reply.complete else reply
             index = len(api.requests) - 1
-        number = len(self.requests) + 1
-        self.requests.append(Logged(number, at, response.status_code, reply, index, api.requests))
+        self.count += 1
+        self.last = Logged(self.count, at, response.status_code, reply, index, api.requests)
+        if self.keep:
+            self.requests.append(self.last)
         return response
+
+    def heard(self, response: httpx2.Response) -> None:
+        """What the answer tells the idle clock: when it came, whether it was a fault that
+        asking again may cure, and how long it told the client to wait (retry-after)."""
+        wire = self.wire
+        wire.last_request = time.monotonic()
+        wire.after_fault = response.status_code in TRANSIENT
+        try:
+            wire.told_until = wire.last_request + float(response.headers["retry-after"])
+        except (KeyError, ValueError):
+            pass
 
     @staticmethod
     def _reply(step: Step | None, faults: list, replies: list[dict], status: int) -> Reply:

@@ -15,9 +15,9 @@ requests as sent, when they were sent and what the fake answered, so the promise
 from __future__ import annotations
 
 import os
-import subprocess
 import tempfile
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lab.model.script import Responder, Step
@@ -72,13 +72,15 @@ def run_function(
     *,
     client: ClientFactory = with_sdk_retries,
     serve: Callable[[Tap], Callable[..., Any]] | None = None,
+    notes: Sequence[Any] | None = None,
 ) -> Record:
-    """Run `harness(client, prompt)` against the fake API playing `script`; `serve` may wrap
-    the fake (the probe's Recorder does) before the tap, `client` builds the client."""
+    """Run `harness(client, prompt)` against the fake API playing `script`; `serve` may stand
+    in front of the tap (the probe's Recorder does), `notes` is the script's own log when it
+    keeps one (the tap's), `client` builds the client."""
     from lab.model.fake_api import FakeMessagesAPI
 
     api = FakeMessagesAPI(WatchedModel(script))
-    tap = Tap(api)
+    tap = Tap(api, notes=notes)
     handler: Callable[..., Any] = serve(tap) if serve is not None else tap
     try:
         harness(client(handler), prompt)
@@ -96,29 +98,25 @@ def run_program(
     timeout: float = PROGRAM_TIMEOUT_S,
 ) -> Record:
     """Run a program with ANTHROPIC_BASE_URL pointing at the fake API on 127.0.0.1, in `cwd`
-    (by default a fresh temporary folder, removed afterwards: nothing lands where you stand)."""
+    (by default a fresh temporary folder, removed afterwards: nothing lands where you stand),
+    as `lab probe` runs one: stopped once it has been idle for `timeout` seconds (no CPU used,
+    no request on its connection: lab/probe/idle.py), so a busy machine never cuts it short."""
     from lab.model.fake_api import FakeMessagesAPI
-    from lab.model.wiring import on_loopback
+    from lab.model.wiring import FAKE_KEY, on_loopback
+    from lab.probe.idle import run_while_working
 
     tap = Tap(FakeMessagesAPI(WatchedModel(script)))
     with on_loopback(tap) as server, tempfile.TemporaryDirectory(prefix="lab-run-") as scratch:
-        env = {**os.environ, "ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": "sk-lab-fake"}
-        try:
-            done = subprocess.run(
-                list(argv),
-                cwd=cwd or scratch,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                text=True,
-                timeout=timeout,
-            )
-        except subprocess.TimeoutExpired:
-            ending = Ending("timeout", True, f"timed out after {timeout:g} s (stopped)")
-        else:
-            lines = done.stderr.strip().splitlines()
-            line = f"exit status {done.returncode}" + (f": {lines[-1]}" if lines else "")
-            ending = Ending(f"exit {done.returncode}", done.returncode != 0, line)
+        env = {**os.environ, "ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": FAKE_KEY}
+        where = Path(cwd or scratch)
+        output = Path(scratch) / ".lab-run-output.txt"
+        status, said, progress = run_while_working(argv, where, env, output, timeout, tap.wire)
+    if progress is not None:
+        ending = Ending("timeout", True, progress.line(timeout))
+    else:
+        lines = said.strip().splitlines()
+        line = f"exit status {status}" + (f": {lines[-1]}" if lines else "")
+        ending = Ending(f"exit {status}", status != 0, line)
     return Record(requests=list(tap.requests), ending=ending)
 
 

@@ -385,6 +385,8 @@ def test_a_warm_parent_of_a_script_imports_what_its_top_level_imports_name(tmp_p
 def hand_trial(case: str, requests: list[tuple], status: int = 0):
     """A Trial from (body, stage[, arrival second]) requests, each given the stage's healthy
     answer, but the first request at a stage with a fault: that gets the fault."""
+    from tapped import reply_to
+
     from lab.probe.conversation import Played
     from lab.probe.trial import Exchange, Exit, Setting, Trial
 
@@ -397,7 +399,10 @@ def hand_trial(case: str, requests: list[tuple], status: int = 0):
         step, kind = (stages[k].fault, "fault") if fault else (stages[k].answer, "answer")
         played = Played(n, k, 1, kind, step, False, False)
         status_code = getattr(step, "status", 200)
-        exchanges.append(Exchange(n, "POST", "/v1/messages", body, status_code, "", played, *at))
+        got = reply_to(step, kind)
+        exchanges.append(
+            Exchange(n, "POST", "/v1/messages", body, status_code, "", played, *at, reply=got)
+        )
     return Trial("hand", setting, stages, exchanges, Exit(status))
 
 

@@ -8,13 +8,16 @@ import subprocess
 import sys
 import time
 
+from tapped import reply_to
+
 from lab.model.script import rate_limited
 from lab.probe.catalogue import BY_ID
 from lab.probe.conversation import Played
 from lab.probe.grades import INCONCLUSIVE, INFO
-from lab.probe.idle import Progress, Wire, ended_within, session_usage, wait_while_working
+from lab.probe.idle import Progress, ended_within, session_usage, wait_while_working
 from lab.probe.trial import Exchange, Exit, Setting, Trial
 from lab.probe.verdict import judged_on_a_free_machine, not_waiting_to_retry, verdict
+from lab.record import Wire
 
 SETTING = Setting("P6", "CANARY", ("read_file", {"path": "notes.txt"}), None, "[m]", "[m] go")
 
@@ -108,7 +111,8 @@ def cut(progress: Progress, *, after_fault: bool) -> Trial:
     step = rate_limited(1.0) if after_fault else stages[0].answer
     kind = "fault" if after_fault else "answer"
     played = Played(1, 0, 1, kind, step, False, False)
-    exchange = Exchange(1, "POST", "/v1/messages", {}, 429 if after_fault else 200, "", played)
+    code = 429 if after_fault else 200
+    exchange = Exchange(1, "POST", "/v1/messages", {}, code, "", played, reply=reply_to(step))
     return Trial("hand", SETTING, stages, [exchange], Exit(None, "", 1.0, progress))
 
 

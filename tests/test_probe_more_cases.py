@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from tapped import reply_to
 
 from lab.model import rate_limited, turn
 from lab.probe.bench import probe_pairs
@@ -158,6 +159,7 @@ def record(*requests: tuple[int, str, float], status: int | None = 0) -> Trial:
             "",
             Played(n, stage, n, kind, fault(stages[stage], kind), False, n > 1),
             at,
+            reply=reply_to(fault(stages[stage], kind), kind),
         )
         for n, (stage, kind, at) in enumerate(requests, 1)
     ]

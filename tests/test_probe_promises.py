@@ -4,6 +4,7 @@ in its place and the case's verdict follows it, so the probe keeps no second cop
 from __future__ import annotations
 
 import pytest
+from tapped import rejected, reply_to
 
 from lab import promises
 from lab.probe.catalogue import BY_ID
@@ -22,14 +23,20 @@ def trial_of(case: str, requests: list[tuple], status: int = 0) -> Trial:
     exchanges, seen = [], set()
     for n, (body, k, *at) in enumerate(requests, start=1):
         if k is None:
-            exchanges.append(Exchange(n, "POST", "/v1/messages", body, 400, "rejected", None, *at))
+            refused = rejected()
+            exchanges.append(
+                Exchange(n, "POST", "/v1/messages", body, 400, "rejected", None, *at, reply=refused)
+            )
             continue
         fault = stages[k].fault is not None and k not in seen
         seen.add(k)
         step, kind = (stages[k].fault, "fault") if fault else (stages[k].answer, "answer")
         played = Played(n, k, 1, kind, step, False, False)
         code = getattr(step, "status", 200)
-        exchanges.append(Exchange(n, "POST", "/v1/messages", body, code, "", played, *at))
+        got = reply_to(step, kind)
+        exchanges.append(
+            Exchange(n, "POST", "/v1/messages", body, code, "", played, *at, reply=got)
+        )
     return Trial("hand", setting, stages, exchanges, Exit(status))
 
 

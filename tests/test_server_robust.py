@@ -13,6 +13,7 @@ from lab.model.fake_api import TOO_LARGE
 from lab.model.framing import MAX_REQUEST_BYTES
 from lab.model.server import FakeServer
 from lab.probe.recorder import Recorder
+from lab.record import Tap, WatchedModel
 
 BODY = json.dumps({"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]})
 TIMEOUT = 0.3  # the server's read timeout in these tests, seconds
@@ -88,7 +89,7 @@ def quiet(capfd):
 
 def test_json_nested_past_any_depth_limit_is_a_400_even_through_the_recorder(quiet):
     deep = b'{"model":"m","max_tokens":5,"messages":' + b"[" * 5000 + b"]" * 5000 + b"}"
-    recorder = Recorder(answering())
+    recorder = Recorder(Tap(FakeMessagesAPI(WatchedModel(lambda request: turn("ok")))))
     with FakeServer(recorder, read_timeout=TIMEOUT) as server:
         status, kind, message = error(exchange(server, post(deep)))
     assert (status, kind) == (400, "invalid_request_error")

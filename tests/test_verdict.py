@@ -8,6 +8,7 @@ import ast
 from pathlib import Path
 
 import pytest
+from tapped import rejected, reply_to
 
 from lab.probe import grades
 from lab.probe.catalogue import BY_ID, CASES
@@ -113,8 +114,9 @@ def hand_trial(requests: list[int | None], status: int | None = 0) -> Trial:
             if stage is None
             else Played(n, stage, 1, "answer", stages[stage].answer, False, False)
         )
+        got = reply_to(played.step) if played else rejected()
         exchanges.append(
-            Exchange(n, "POST", "/v1/messages", {}, 200 if played else 400, "", played)
+            Exchange(n, "POST", "/v1/messages", {}, 200 if played else 400, "", played, reply=got)
         )
     return Trial("t", setting, stages, exchanges, Exit(status))
 

@@ -262,11 +262,13 @@ def test_a_turn_played_as_a_stages_fault_is_a_whole_answer_in_the_record():
     conversation = Conversation([Stage(healthy, fault=fault), Stage(turn("done."))], marker="")
     recorders: list[Recorder] = []
 
-    def serve(api):
-        recorders.append(Recorder(api, conversation.log))
+    def serve(tap):
+        recorders.append(Recorder(tap))
         return recorders[-1]
 
-    run_function(loop_with(trust_stop_reason=True), conversation, "go", serve=serve)
+    run_function(
+        loop_with(trust_stop_reason=True), conversation, "go", serve=serve, notes=conversation.log
+    )
     record = WireRun(recorders[0].exchanges, None, 2).record
     assert [(r.reply.kind, r.reply.declared) for r in record.requests] == [("answer", "end_turn")]
     assert "toolu_f" in str(promises.continuation(record))

@@ -14,8 +14,6 @@ import hashlib
 import json
 import os
 import re
-import signal
-import subprocess
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -25,7 +23,7 @@ from lab.probe.cases import script_tools
 from lab.probe.catalogue import CASES
 from lab.probe.conversation import Conversation
 from lab.probe.grades import Verdict, worse
-from lab.probe.idle import Progress, Wire, ended_within, wait_while_working
+from lab.probe.idle import Ran, Wire, run_while_working
 from lab.probe.recorder import Recorder
 from lab.probe.sandbox import Scratch, environment, listing, outside_places, written_outside
 from lab.probe.target import Target
@@ -33,6 +31,7 @@ from lab.probe.trial import Exit, Setting, Trial, short
 from lab.probe.verdict import Case, verdict
 from lab.probe.view import wrapped, written
 from lab.probe.warm import WarmStarts, program_args, warm_module
+from lab.record import Tap, WatchedModel
 
 TIMEOUT = 60.0  # seconds a target may stay idle in one case before it is stopped (idle.py)
 NOTES = "notes.txt"
@@ -112,44 +111,6 @@ def error_line(output: str, status: int | None) -> str:
     return short(lines[-1], 200) if lines else ""
 
 
-# What a program run comes back with: its exit status (None: stopped at the limit), its output,
-# and how it stood when it was stopped (None: it ended by itself).
-Ran = tuple[int | None, str, Progress | None]
-
-
-def run_program(
-    argv: list[str], scratch: Scratch, env: dict[str, str], timeout: float, wire: Wire
-) -> Ran:
-    """Start the program cold and run it to its end, or stop its process group once it has been
-    idle for `timeout` seconds (idle.py). Its output goes to a file, not a pipe: a process it left
-    running holds no pipe open."""
-    output = scratch.root / "output.txt"
-    with output.open("wb") as sink:
-        try:
-            process = subprocess.Popen(
-                argv,
-                cwd=scratch.work,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=sink,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # its own process group: a stop reaches its children
-            )
-        except OSError as error:  # no such program, not executable: it never reached the model
-            return 127, f"{argv[0]}: {error.strerror or error}", None
-
-    try:
-        progress = wait_while_working(ended_within(process), process.pid, timeout, wire)
-    finally:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)  # anything it left behind
-        except ProcessLookupError:
-            pass
-        process.wait()
-    status = None if progress else process.returncode
-    return status, output.read_text(encoding="utf-8", errors="replace"), progress
-
-
 def run_warm(
     argv: list[str],
     scratch: Scratch,
@@ -194,7 +155,7 @@ def run_trial(
     stream: bool | None = None,
 ) -> Cell:
     """One case against one target in one answer mode (None: the case's own), judged."""
-    from lab.model import FakeMessagesAPI, ScriptedModel
+    from lab.model import FakeMessagesAPI
     from lab.model.wiring import on_loopback
 
     if (missing := target.missing()) is not None:
@@ -212,8 +173,8 @@ def run_trial(
         stages = case.script(setting)
         conversation = Conversation(stages, setting.marker, tools=script_tools(setting))
         # Besides Steps, a conversation may play an HtmlPage (a proxy's error page), not a Step.
-        model = ScriptedModel(conversation)  # type: ignore[arg-type]
-        recorder = Recorder(FakeMessagesAPI(model), conversation.log)
+        model = WatchedModel(conversation)  # type: ignore[arg-type]
+        recorder = Recorder(Tap(FakeMessagesAPI(model), notes=conversation.log))
         modes = {s.mode for s in stages if s.mode}
         if stream is None and len(modes) == 1:
             stream = modes.pop() == "stream"
@@ -228,7 +189,10 @@ def run_trial(
             warmed = warm if warm and target.warm else None
             ran = run_warm(argv, scratch, env, timeout, wire, warmed, own_view) if warmed else None
             cold = wrapped(argv, scratch.root) if own_view else argv
-            status, output, progress = ran or run_program(cold, scratch, env, timeout, wire)
+            output_file = scratch.root / "output.txt"
+            status, output, progress = ran or run_while_working(
+                cold, scratch.work, env, output_file, timeout, wire
+            )
             hide = {str(scratch.work): "{dir}", str(scratch.root): "{scratch}", server.url: "{url}"}
         new_files = sorted(scratch.files() - before)
         outside = written(scratch.root)

@@ -15,11 +15,14 @@ the time since the last request, or since the end of the wait the fake asked for
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from lab.record import Wire
 
 SAMPLE = 0.25  # seconds between two looks at the program
 CAP = 5.0  # the wall-clock limit, in idle limits
@@ -65,20 +68,11 @@ class Progress:
         return f"timed out: idle for {idle} s, stopped after {self.wall:.0f} s: {facts}"
 
 
-# The answers after which a client waits before asking again (as told by retry-after, or on a
-# back-off of its own): after one, the program may stay quiet for two limits, not one, so that a
-# back-off as long as the limit (smolagents waits 60 s) is not cut by a race with the clock.
-TRANSIENT = {429, 500, 502, 503, 504, 529}
+# After a transient fault (lab.record.TRANSIENT: the client waits before asking again, as told by
+# retry-after or on a back-off of its own) the program may stay quiet for two limits, not one, so
+# that a back-off as long as the limit (smolagents waits 60 s) is not cut by a race with the clock.
+# What the fake saw of the program's connection is the tap's `Wire` (lab/record.py).
 AFTER_FAULT = 2.0
-
-
-@dataclass
-class Wire:
-    """What the fake saw of the program's connection: monotonic times, updated by the Recorder."""
-
-    last_request: float | None = None  # when the last request arrived or was answered
-    told_until: float = 0.0  # the end of the last wait the fake asked for (retry-after)
-    after_fault: bool = False  # the last answer was a transient fault (TRANSIENT)
 
 
 def session_usage(session: int) -> tuple[float, bool] | None:
@@ -121,6 +115,42 @@ def descendants() -> list[int]:
             found += [int(k) for k in kids]
             frontier += kids
     return found
+
+
+# What a program run comes back with: its exit status (None: stopped at the limit), its output,
+# and how it stood when it was stopped (None: it ended by itself).
+Ran = tuple[int | None, str, Progress | None]
+
+
+def run_while_working(
+    argv: Sequence[str], cwd: Path, env: Mapping[str, str], output: Path, limit: float, wire: Wire
+) -> Ran:
+    """Start the program cold and run it to its end, or stop its process group once it has been
+    idle for `limit` seconds. Its output goes to the file `output`, not a pipe: a process it left
+    running holds no pipe open. (`lab probe`'s trials and `lab.runner.run_program` run so.)"""
+    with output.open("wb") as sink:
+        try:
+            process = subprocess.Popen(
+                list(argv),
+                cwd=cwd,
+                env=dict(env),
+                stdin=subprocess.DEVNULL,
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group: a stop reaches its children
+            )
+        except OSError as error:  # no such program, not executable: it never reached the model
+            return 127, f"{argv[0]}: {error.strerror or error}", None
+    try:
+        progress = wait_while_working(ended_within(process), process.pid, limit, wire)
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)  # anything it left behind
+        except ProcessLookupError:
+            pass
+        process.wait()
+    status = None if progress else process.returncode
+    return status, output.read_text(encoding="utf-8", errors="replace"), progress
 
 
 def ended_within(process: subprocess.Popen) -> Callable[[float], bool]:

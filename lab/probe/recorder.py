@@ -1,8 +1,10 @@
-"""The wire log: every HTTP request the fake API answers, in order, with the fake's verdict.
+"""The probe's wire log: every HTTP request the fake API answers, in order, as the one tap saw it.
 
-`Recorder` wraps a FakeMessagesAPI and stands where the API stood (in a FakeServer or a
-MockTransport). The script's own record (which stage a request stood at, which step it got)
-comes from the responder's `log`, when it keeps one.
+`Recorder` stands in front of a Tap (lab/record.py), which stands where the fake API stood: the
+tap writes the request down and says what the fake answered (the Record's `Reply`, derived
+once); the Recorder adds what a reader of the probe is shown. The script's own record (which
+stage a request stood at, which step it got) comes from the responder's `log`, the tap's
+`notes`.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ import httpx2
 
 from lab.model.script import Turn
 from lab.probe.conversation import Played
-from lab.probe.idle import TRANSIENT, Wire
 from lab.probe.trial import Exchange, short
+from lab.record import Tap
 
 
 def parse_body(content: bytes) -> Any:
@@ -37,50 +39,42 @@ def error_line(response: httpx2.Response) -> str:
     return f"{response.status_code} {error.get('type', '?')}: {error.get('message', '')}"
 
 
-def told_wait(response: httpx2.Response) -> float | None:
-    """The seconds an answer told the client to wait before asking again (retry-after)."""
-    try:
-        return float(response.headers["retry-after"])
-    except (KeyError, ValueError):
-        return None
-
-
 class Recorder:
-    """Calls `api` for each request and logs an Exchange; anything else is the api's.
+    """The probe's view of the one tap (lab/record.py): for each request the tap writes down,
+    an Exchange that adds what a reader of the probe is shown (method, path, the answer's line,
+    the conversation's record of the request); anything else is the tap's.
 
-    `played` is the responder's record, read at its end (the newest Played, when the request
-    added one). `keep=False`: the exchanges are numbered and handed to `on_exchange`, not kept
-    (a server that lasts keeps what it needs itself: lab/probe/serve.py)."""
+    `keep=False`: the exchanges are numbered and handed to `on_exchange`, not kept (a server
+    that lasts keeps what it needs itself: lab/probe/serve.py)."""
 
     def __init__(
         self,
-        api: Callable[[httpx2.Request], httpx2.Response],
-        played: Sequence[Played] | None = None,
+        tap: Tap,
         on_exchange: Callable[[Exchange], None] | None = None,
         keep: bool = True,
     ) -> None:
-        self.api = api
-        self.played: Sequence[Played] = played if played is not None else []
+        self.tap = tap
+        self.played: Sequence[Played] = tap.notes
         self.on_exchange = on_exchange
         self.keep = keep
         self.exchanges: list[Exchange] = []
         self.count = 0  # exchanges so far, kept or not
         self._lock = threading.Lock()  # one request at a time: the log's order is the truth
         self._started = time.monotonic()
-        self.wire = Wire()  # when the program last used its connection (the idle clock reads it)
+        self.wire = tap.wire  # when the program last used its connection (the idle clock reads it)
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.api, name)
+        return getattr(self.tap, name)
 
     def __call__(self, request: httpx2.Request) -> httpx2.Response:
-        now = time.monotonic()
-        self.wire.last_request = now
-        arrived = now - self._started  # before the lock: when the harness asked
+        arrived = time.monotonic() - self._started  # before the lock: when the harness asked
         body = parse_body(request.content)  # before the lock too: a large body takes a while
         with self._lock:
             before = self.played[-1] if self.played else None
-            response = self.api(request)
+            written = self.tap.count
+            response = self.tap(request)
             played = self.played[-1] if self.played and self.played[-1] is not before else None
+            reply = self.tap.last.reply if self.tap.count > written and self.tap.last else None
             if played is not None:
                 answer = f"{response.status_code} {played.line()}"
             elif response.status_code >= 400:
@@ -99,14 +93,11 @@ class Recorder:
                 played=played,
                 at=arrived,
                 betas=request.headers.get("anthropic-beta", ""),
+                reply=reply,
             )
             self.count += 1
             if self.keep:
                 self.exchanges.append(exchange)
-            self.wire.last_request = time.monotonic()
-            self.wire.after_fault = response.status_code in TRANSIENT
-            if (wait := told_wait(response)) is not None:
-                self.wire.told_until = self.wire.last_request + wait
             if self.on_exchange is not None:
                 self.on_exchange(exchange)
         return response

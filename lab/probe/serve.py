@@ -422,19 +422,21 @@ def serve_command(
 
 def answering(served: Served, watch: Watch, then: Callable[[Exchange], None]) -> Any:
     """The fake API that answers for `lab serve`: each exchange goes to `watch`, then to `then`,
-    and nothing is kept per request (the Recorder keeps no exchange, the fake forgets each one
-    once it was logged), so a server that answers for days stays the size it started."""
-    from lab.model import FakeMessagesAPI, ScriptedModel
+    and nothing is kept per request (neither the tap nor the Recorder keeps an exchange, the
+    fake forgets each one once it was logged), so a server that answers for days stays the size
+    it started."""
+    from lab.model import FakeMessagesAPI
     from lab.probe.recorder import Recorder
+    from lab.record import Tap, WatchedModel
 
-    api = FakeMessagesAPI(ScriptedModel(served.responder))
+    api = FakeMessagesAPI(WatchedModel(served.responder))
 
     def logged(exchange: Exchange) -> None:
         api.forget()  # the exchange holds what lab serve reads
         watch.exchange(exchange)
         then(exchange)
 
-    return Recorder(api, served.responder.log, logged, keep=False)
+    return Recorder(Tap(api, notes=served.responder.log, keep=False), logged, keep=False)
 
 
 def loopback_server(api: Any, port: int) -> Any:

@@ -20,7 +20,7 @@ from lab.record import blocks_in as blocks_of
 from lab.record import result_text
 
 if TYPE_CHECKING:
-    from lab.record import Record
+    from lab.record import Record, Reply
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,9 @@ class Exchange:
     played: Played | None  # the conversation's record, when the request reached the script
     at: float = 0.0  # seconds since the server started, taken when the request arrived
     betas: str = ""  # its anthropic-beta header: a request resent with fewer betas is changed
+    # What the fake answered, in the Record's words, as the tap wrote it down (lab/record.py);
+    # None: the request was no part of the conversation (a GET, a health probe).
+    reply: Reply | None = None
 
     def line(self) -> str:
         return f"request #{self.number} {self.method} {self.path} → {self.answer}"

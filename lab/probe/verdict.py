@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 from lab.probe.conversation import Stage
 from lab.probe.grades import INCONCLUSIVE, INFO, KEPT, NA, NOT_REACHED, Verdict
-from lab.probe.idle import TRANSIENT
 from lab.probe.trial import Setting, Trial
+from lab.record import TRANSIENT
 
 Promise = Callable[[Trial], str | None]  # None: it holds; else one line: what broke
 Evidence = Callable[[Trial], Sequence[str | Sequence[str]]]  # lines (a quoted request: a list)

@@ -4,83 +4,38 @@ They read only what crosses the wire (every request the fake Messages API receiv
 answered, and how the run ended), so they hold for any harness in any language. `lab probe
 --fuzz` judges programs with them; `lab.testing.wire` runs a harness function in process and
 judges it with them too. Each invariant is a promise of lab/promises.py, judged over the run's
-Record: a probe Trial or a WireRun is *viewed* as a Record (`record_of`), nothing copied.
+Record: the exchanges of a probe Trial or a WireRun carry the reply the one tap (lab/record.py)
+wrote down, so they are the Record's requests as they are (`record_of`), nothing re-derived.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import cast
 
 from lab import promises
-from lab.model.script import ApiError, CutOff, StreamDropped, StreamError, Turn
 from lab.probe.conversation import turn_of
 from lab.probe.trial import Exchange, Trial
-from lab.record import Ending, Kind, Ran, Record, Reply
+from lab.record import Ending, Ran, Record, Request
 
 __all__ = [
     "WIRE_INVARIANTS",
-    "ExchangeView",
     "WireRun",
     "pairing_of",
     "record_of",
     "wire_problems",
 ]
 
-# What the conversation's log calls a request's reply, in the Record's words.
-KINDS: dict[str, Kind] = {"answer": "answer", "side call": "side", "extra": "extra"}
 
-
-def reply_of(exchange: Exchange) -> Reply:
-    """The fake's reply to one exchange, in the Record's words."""
-    played = exchange.played
-    if played is None:
-        return Reply("rejected", error=exchange.answer)
-    step = played.step
-    if played.kind != "fault" or isinstance(step, Turn):  # a turn played as a fault is whole
-        turn = turn_of(step)
-        blocks = turn.blocks if turn else ()
-        return Reply(KINDS.get(played.kind, "answer"), blocks, turn.declared if turn else None)
-    if isinstance(step, CutOff):
-        return Reply("cut", step.turn.blocks, "max_tokens")
-    if isinstance(step, StreamError | StreamDropped) and exchange.status == 200:
-        kind = "connection_dropped" if isinstance(step, StreamDropped) else step.type
-        return Reply("partial", step.turn.blocks, step.turn.declared, f"{kind}: {exchange.answer}")
-    retry_after = step.retry_after if isinstance(step, ApiError) else None
-    return Reply("fault", error=exchange.answer, retry_after=retry_after)
-
-
-@dataclass(frozen=True)
-class ExchangeView:
-    """A probe Exchange seen as a Record's Request (the exchange itself is kept, not copied)."""
-
-    exchange: Exchange
-
-    @property
-    def number(self) -> int:
-        return self.exchange.number
-
-    @property
-    def at(self) -> float:
-        return self.exchange.at
-
-    @property
-    def body(self) -> Any:
-        return self.exchange.body
-
-    @property
-    def status(self) -> int:
-        return self.exchange.status
-
-    @property
-    def reply(self) -> Reply:
-        return reply_of(self.exchange)
-
-
-def views(exchanges: Sequence[Exchange]) -> list[ExchangeView]:
-    """The exchanges of the conversation (played, or rejected by the API's rules)."""
-    return [ExchangeView(e) for e in exchanges if e.played is not None or e.rejected]
+def conversation(exchanges: Sequence[Exchange]) -> list[Request]:
+    """The exchanges of the conversation (played, or rejected by the API's rules): each holds
+    the reply the tap wrote down when it was answered, so it is a Record's Request as it is."""
+    return [
+        cast(Request, e)
+        for e in exchanges
+        if e.reply is not None and (e.played is not None or e.rejected)
+    ]
 
 
 def record_of(trial: Trial) -> Record:
@@ -101,7 +56,7 @@ def record_of(trial: Trial) -> Record:
     exit = trial.exit
     ending = Ending(f"exit {exit.status}", not exit.clean, exit.line())
     return Record(
-        views(trial.exchanges),
+        conversation(trial.exchanges),
         ending,
         ran=ran,
         finished=trial.final_reached(),
@@ -109,7 +64,7 @@ def record_of(trial: Trial) -> Record:
     )
 
 
-def holds_own_history(request: ExchangeView) -> bool:
+def holds_own_history(request: Request) -> bool:
     """The request carries its whole history: a message thread's `continue` carries only what
     is new, the API pairing it with the turns it holds (and rejecting what breaks the rule)."""
     body = request.body
@@ -120,7 +75,7 @@ def pairing_of(trial: Trial) -> str | None:
     """The pairing promise over a probe Trial: a rejected request, or a history that breaks the
     rule, among the requests that carry their history."""
     record = trial.record
-    own = [r for r in record.requests if isinstance(r, ExchangeView) and holds_own_history(r)]
+    own = [r for r in record.requests if holds_own_history(r)]
     return promises.pairing(replace(record, requests=own))
 
 
@@ -140,7 +95,7 @@ class WireRun:
     @property
     def record(self) -> Record:
         ending = Ending("raised" if self.crash else "returned", bool(self.crash), self.crash or "")
-        return Record(views(self.exchanges), ending)
+        return Record(conversation(self.exchanges), ending)
 
 
 # ---------------------------------------------------------------- the invariants

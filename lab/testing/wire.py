@@ -29,12 +29,15 @@ healthy answer.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lab.model.script import ApiError, Step
 from lab.probe.conversation import Conversation, stages_from_script
 from lab.probe.wire import WIRE_INVARIANTS, WireRun, wire_problems
 from lab.runner import ClientFactory, WireHarness, with_sdk_retries, without_sdk_retries
+
+if TYPE_CHECKING:
+    from lab.record import Tap
 
 __all__ = [
     "WIRE_INVARIANTS",
@@ -78,10 +81,12 @@ def run_wire(
             return ApiError(500, "api_error", f"lab: more than {REQUEST_LIMIT} requests")
         return conversation(request)
 
-    def record(api: Any) -> Recorder:
-        recorders.append(Recorder(api, conversation.log))
+    def record(tap: Tap) -> Recorder:
+        recorders.append(Recorder(tap))
         return recorders[-1]
 
-    ran = run_function(harness, limited, prompt, client=client, serve=record)
+    ran = run_function(
+        harness, limited, prompt, client=client, serve=record, notes=conversation.log
+    )
     crash = ran.ending.line if ran.ending.crashed else None
     return WireRun(list(recorders[0].exchanges), crash, len(conversation.stages))
