@@ -159,6 +159,7 @@ def build_harness(
     return Harness(
         client,
         layers,
+        parts.loop(),
         model=setup.model,
         stream=setup.stream,
         max_turns=setup.max_turns,

@@ -151,3 +151,21 @@ def test_raw_json_that_is_valid_streams_like_any_input():
     call = tool_use("bash", raw_json='{"command": "echo hi"}')
     run = run_scenario(Scenario([turn(call), turn(text("ok"))], stream=True))
     assert [e.output for e in run.trace.of(ToolExecuted)] == ["hi"]
+
+
+def test_the_loop_uses_the_parts_it_is_handed_not_its_layers():
+    from lab.harness.loop import ContentTest, DeclaredStopReason, LoopParts
+    from lab.harness.parts import Parts
+
+    world = World.create({"a.txt": "A"})
+    layers = Layers(ToolRegistry(course_tools(world)), Trace(), world, Parts())
+    client = make_client(FakeMessagesAPI(ScriptedModel(LATE)))
+    handed = Harness(client, layers, LoopParts(continue_test=DeclaredStopReason))
+    assert type(handed.holds_tool_calls) is DeclaredStopReason
+    assert type(Harness(client, layers).holds_tool_calls) is ContentTest  # the reference
+    assert not hasattr(layers, "parts")  # nothing of the loop's is left in the layers
+
+
+def test_the_builder_hands_the_loop_the_parts_the_switches_chose():
+    run = run_scenario(Scenario(LATE, files={"a.txt": "A"}), Switches(trust_stop_reason=True))
+    assert executed_commands(run) == ["ls"]  # the late call dropped: the declared stop trusted

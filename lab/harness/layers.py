@@ -38,7 +38,7 @@ class Layers:
         keep_last: int | None = None,
     ) -> None:
         self.registry, self.trace, self.world = registry, trace, world
-        self.parts = p = parts or Parts()
+        p = parts or Parts()  # the layers' parts (M2–M5); the loop gets its own (M1) beside them
         self.keep_last = keep_last
         self.pairing = Pairing(p.pairing)
         self.gates = Gates(

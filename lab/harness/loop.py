@@ -6,10 +6,11 @@ never the declared stop_reason. The loop names no check, gate or hook: those are
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from lab.harness.model_call import Answer, ModelCall, Unanswered
-from lab.harness.retry import Wait
+from lab.harness.partial import DropPartial
+from lab.harness.retry import Backoff, Wait
 from lab.trace import EndReason, RunEnded, RunStarted
 
 if TYPE_CHECKING:
@@ -33,11 +34,21 @@ class DeclaredStopReason(ContentTest):
         return answer.message.stop_reason == "tool_use"
 
 
+class LoopParts(NamedTuple):
+    """The loop's own parts (M1), handed in by whoever builds the harness (lab/scenario.py
+    takes them from the switchboard's Parts); the layers get theirs (M2–M5) beside them."""
+
+    continue_test: type[ContentTest] = ContentTest
+    retry: type[Backoff] = Backoff
+    partial: type[DropPartial] = DropPartial
+
+
 class Harness:
     def __init__(
         self,
         client: anthropic.Anthropic,
         layers: Layers,
+        parts: LoopParts | None = None,  # the builder's; by default the reference parts
         *,
         model: str = "claude-lab-1",
         system: str | None = None,
@@ -47,15 +58,10 @@ class Harness:
         wait: Wait | None = None,  # how retries wait: by default on the world's virtual clock
     ) -> None:
         self.client, self.layers, self.trace = client, layers, layers.trace
-        parts = layers.parts  # the loop's parts come with its layers: one assembly per run
-        self.holds_tool_calls = parts.continue_test()  # the continue test
-        self.model_call = ModelCall(
-            client,
-            self.trace,
-            wait or layers.world.clock.advance,
-            retry=parts.retry,
-            partial=parts.partial,
-        )
+        continue_test, retry, partial = parts or LoopParts()
+        self.holds_tool_calls = continue_test()
+        wait = wait or layers.world.clock.advance
+        self.model_call = ModelCall(client, self.trace, wait, retry=retry, partial=partial)
         self.model, self.system, self.stream = model, system, stream
         self.max_turns, self.max_tokens = max_turns, max_tokens
         self.messages: list[dict[str, Any]] = []

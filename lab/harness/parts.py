@@ -23,7 +23,7 @@ from lab.harness.hooks import (
     SilenceIsNothing,
     StopGuard,
 )
-from lab.harness.loop import ContentTest
+from lab.harness.loop import ContentTest, LoopParts
 from lab.harness.pairing import PairsKept
 from lab.harness.partial import DropPartial
 from lab.harness.permissions import AllTools, DenyFirst, PartByPart, WholeLine
@@ -60,6 +60,10 @@ class Parts:
     hook_silence: type[SilenceIsNothing] = SilenceIsNothing  # M5 hooks.py
     hook_semantics: type[ProductionSemantics] = ProductionSemantics  # M5 hooks.py
     stop_guard: type[StopGuard] = StopGuard  # M1/M5 hooks.py
+
+    def loop(self) -> LoopParts:
+        """The loop's own parts (M1), which the builder hands to the loop."""
+        return LoopParts(self.continue_test, self.retry, self.partial)
 
 
 def slots() -> list[str]:
