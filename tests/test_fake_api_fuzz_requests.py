@@ -10,6 +10,7 @@ def test_bodies_and_frames_over_loopback_are_all_answered_and_judged_alike():
     assert (tally.bodies, tally.frames) == (150, 150)
     problems = (tally.answers_5xx, tally.dropped, tally.tracebacks, tally.misshapen)
     assert problems == (0, 0, 0, 0), tally.examples
+    assert tally.unrecorded == 0, tally.examples  # every body on the tap's record, as answered
     assert tally.verdicts_differ == 0, tally.examples
     # The mix reached every kind of answer it is meant to: accepted, refused, not found, too
     # large, and http.server's own refusals (a request line or headers too long).

@@ -7,6 +7,8 @@ a fresh in-process fake judges each body alone. What is counted, and must stay 0
   dropped          a connection closed (or reset) before a whole answer came;
   tracebacks       anything printed to stderr with "Traceback" while the fuzz ran;
   misshapen        a whole answer that is not in the API's JSON shape;
+  unrecorded       a body answered but not written down once, as answered, by the tap that
+                   records every run (lab/record.py);
   verdicts differ  a body whose (status, error message) over loopback is not the one a fresh
                    fake gives the same bytes (thread `continue` requests excepted: they depend
                    on the threads held, by design).
@@ -30,10 +32,11 @@ from dataclasses import dataclass, field
 
 import httpx2
 
-from lab.model import FakeMessagesAPI, ScriptedModel, tool_use, turn
+from lab.model import FakeMessagesAPI, tool_use, turn
 from lab.model.framing import MAX_REQUEST_BYTES
 from lab.model.signing import SIGNER
 from lab.model.wiring import on_loopback
+from lab.record import Tap, WatchedModel
 
 Rng = random.Random
 ANSWER = turn("ok", tool_use("bash", {"command": "ls"}))
@@ -42,7 +45,7 @@ WRONG: list[object] = [None, 0, 2.5, True, "x", "", " ", [], {}, [{}], {"type": 
 
 
 def fresh_api() -> FakeMessagesAPI:
-    return FakeMessagesAPI(ScriptedModel(lambda request: ANSWER))
+    return FakeMessagesAPI(WatchedModel(lambda request: ANSWER))
 
 
 # ---------------------------------------------------------------- bodies
@@ -277,6 +280,7 @@ class Tally:
     tracebacks: int = 0
     verdicts_differ: int = 0
     misshapen: int = 0  # a whole answer, but not in the API's JSON shape
+    unrecorded: int = 0  # a body answered, but not written down once by the tap, as answered
     statuses: Counter = field(default_factory=Counter)
     refusals: Counter = field(default_factory=Counter)  # 400 texts, indices as N: which rules met
     examples: list[str] = field(default_factory=list)  # the first few problems, for a reader
@@ -337,11 +341,15 @@ def run(bodies: int, frames: int, *, seed: int = 0, big: int = 1, timeout: float
     tally = Tally()
     make = Bodies(rng)
     stderr = io.StringIO()
-    with contextlib.redirect_stderr(stderr), on_loopback(fresh_api(), read_timeout=timeout) as srv:
+    tap = Tap(fresh_api(), keep=False)  # the one recorder of a run: only its newest request kept
+    with contextlib.redirect_stderr(stderr), on_loopback(tap, read_timeout=timeout) as srv:
         port = int(srv.url.rsplit(":", 1)[1])
         for body in _bodies(make, bodies):
             tally.bodies += 1
+            before = tap.count
             got = _exchange(port, _post(body))
+            if got is not None and not _on_record(tap, before, got[0]):
+                tally.problem("unrecorded", f"{got[0]} for {body[:120]!r}: {tap.last}")
             if _checked(tally, got, body) and not _is_continue(body):
                 assert got is not None
                 alone = fresh_api()(httpx2.Request("POST", "http://x/v1/messages", content=body))
@@ -353,6 +361,13 @@ def run(bodies: int, frames: int, *, seed: int = 0, big: int = 1, timeout: float
             _checked(tally, _exchange(port, frame), frame)
     tally.tracebacks = stderr.getvalue().count("Traceback")
     return tally
+
+
+def _on_record(tap: Tap, before: int, status: int) -> bool:
+    """The tap wrote the body down once, as what the fake answered: a message, or a refusal."""
+    if tap.count != before + 1 or tap.last is None:
+        return False
+    return tap.last.reply.kind == ("answer" if status == 200 else "rejected")
 
 
 def _bodies(make: Bodies, count: int) -> Iterator[bytes]:
