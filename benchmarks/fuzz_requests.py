@@ -6,7 +6,8 @@ thinking blocks, images in tool results and thinking settings, and break issue 2
     .venv/bin/python benchmarks/fuzz_requests.py --bodies 200 --frames 200 --seed 7
 
 Every count below the statuses must be 0: answers >= 500, dropped connections, tracebacks on
-stderr, answers not in the API's shape, and bodies whose verdict over loopback (the incremental
+stderr, answers not in the API's shape, bodies answered but not on the tap's record (lab/record.py)
+as answered, and bodies whose verdict over loopback (the incremental
 judge, carrying every history before) differs from a fresh fake's verdict on the same bytes.
 Exit 1 when one is not.
 """
