@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from lab.model import FakeMessagesAPI, ScriptedModel, tool_use, turn
-from lab.model.server import FakeServer
+from lab.model.wiring import on_loopback
 from lab.probe.peers import PEERS
 
 CASES = 14
@@ -57,7 +57,7 @@ def one_run(name: str) -> tuple[float, float]:
         call = tool_use(tool, json.loads(raw.replace("{dir}", str(folder))))
         final = FINAL.get(name, turn("done."))
         api = FakeMessagesAPI(ScriptedModel([turn(call), final]))
-        with FakeServer(api) as server:
+        with on_loopback(api) as server:
             env = {
                 "PATH": "/usr/bin:/bin",
                 "HOME": str(home),
