@@ -198,7 +198,7 @@ def test_a_429_carries_retry_after_and_the_rate_limit_headers():
     ("step", "status", "message"),
     [
         (server_error(), 500, "The server had an error while processing your request."),
-        (overloaded(), 503, "The server is overloaded or not ready yet."),
+        (overloaded(), 503, "That model is currently overloaded with other requests."),
     ],
 )
 def test_server_faults_have_this_wires_status_and_text(step, status, message):
@@ -208,6 +208,7 @@ def test_server_faults_have_this_wires_status_and_text(step, status, message):
     assert caught.value.status_code == status
     assert caught.value.body["type"] == "server_error"
     assert caught.value.body["message"].startswith(message)
+    assert "{" not in caught.value.message  # a request id, when named, is filled in
 
 
 def test_an_error_inside_a_stream_is_a_data_line_with_error_and_no_done():

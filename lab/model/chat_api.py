@@ -63,7 +63,14 @@ FAULT_TEXTS: dict[str, tuple[int, str, str | None, str]] = {
         None,
         "The server had an error while processing your request. Sorry about that!",
     ),
-    "overloaded_error": (503, "server_error", None, "The server is overloaded or not ready yet."),
+    "overloaded_error": (
+        503,
+        "server_error",
+        None,
+        "That model is currently overloaded with other requests. You can retry your request, or "
+        "contact us through our help center at help.openai.com if the error persists. (Please "
+        "include the request ID {request_id} in your message.)",
+    ),
     "rate_limit_error": (429, "requests", "rate_limit_exceeded", ""),  # text: _rate_text
 }
 MESSAGES_DEFAULTS = {
@@ -208,7 +215,13 @@ class ChatCompletions:
         self.api.rejections.append(Rejection(index, error.status, error.type, error.message))
         return self._answer(error.status, JSON, json=error.body())
 
+    def named(self, error: ChatError) -> ChatError:
+        """`error` with the id of the answer about to be given where its text names one."""
+        request_id = numbered_id("req", self.api._responses + 1)
+        return replace(error, message=error.message.replace("{request_id}", request_id))
+
     def _fault(self, index: int, error: ChatError, headers: dict | None = None) -> httpx2.Response:
+        error = self.named(error)
         self.api.faults.append(Rejection(index, error.status, error.type, error.message))
         return self._answer(error.status, {**JSON, **(headers or {})}, json=error.body())
 
@@ -262,7 +275,7 @@ class Play:
         return self.chat._fault(self.index, error, headers)
 
     def stream_error(self, step: StreamError) -> httpx2.Response:
-        error = fault_error(step.type, step.message, self.model, None)
+        error = self.chat.named(fault_error(step.type, step.message, self.model, None))
         if not self.stream:  # the same failure, met before the answer began
             return self.api_error(ApiError(error.status or 500, step.type, step.message))
         self.chat.api.faults.append(Rejection(self.index, 200, error.type, error.message))
