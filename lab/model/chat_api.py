@@ -3,10 +3,14 @@
 FakeMessagesAPI routes a chat request here (and `GET /v1/models` from a client that speaks this
 wire); this endpoint judges it (chat_rules.py), asks the same ScriptedModel for the next step and
 renders it (chat_render.py), and keeps its record in the same lists as the Messages wire does
-(`requests`, `replies`, `rejections`, `faults`, `cut_calls`), numbered in the same sequence.
+(`requests`, `replies`, `rejections`, `faults`, `cut_calls`), numbered in the same sequence, and
+in the Messages wire's words (a request's body read by chat_view.py, a reply as the Message the
+other wire would have sent): every reader of that record (lab/record.py's Tap, the promises)
+judges both wires alike. What crossed the wire is the probe Recorder's (it keeps the raw body).
 
-A responder on this wire sees the request's chat messages as they came (`ModelRequest.messages`),
-and its system text is the `system`/`developer` messages' text.
+A responder sees a chat request in the Messages wire's words (chat_view.py: tool_calls as tool_use
+blocks, tool messages as tool_result blocks, the script's own ids), so the same responder, a
+probe conversation among them, plays both wires.
 """
 
 from __future__ import annotations
@@ -31,7 +35,14 @@ from lab.model.chat_render import (
     usage,
 )
 from lab.model.chat_rules import JSON_TEXT, NO_KEY_TEXT, ChatError, request_problem
-from lab.model.fake_api import DROPPED, DroppedBody, FakeMessagesAPI, Rejection
+from lab.model.chat_view import neutral_body, neutral_messages, neutral_tools, system_text
+from lab.model.fake_api import (
+    DROPPED,
+    DroppedBody,
+    FakeMessagesAPI,
+    Rejection,
+    complete_fields,
+)
 from lab.model.framing import MAX_REQUEST_BYTES
 from lab.model.script import (
     ApiError,
@@ -113,6 +124,29 @@ def fault_error(error_type: str, message: str, model: str, retry_after: float | 
     return ChatError(status, text, kind, None, code)
 
 
+def as_message(turn: Turn, whole: dict) -> dict:
+    """The reply `whole` (a chat completion of `turn`) as the Message the Messages wire would
+    have sent: its blocks, a cut call's input what its cut arguments still hold."""
+    blocks = [
+        {k: v for k, v in b.items() if k != "raw_json"}
+        | ({"input": complete_fields(b["raw_json"])} if "raw_json" in b else {})
+        for b in turn.blocks
+    ]
+    return {
+        "id": whole["id"],
+        "type": "message",
+        "role": "assistant",
+        "model": whole["model"],
+        "content": blocks,
+        "stop_reason": turn.declared,
+        "stop_sequence": None,
+        "usage": {
+            "input_tokens": whole["usage"]["prompt_tokens"],
+            "output_tokens": whole["usage"]["completion_tokens"],
+        },
+    }
+
+
 def _tokens(value: object) -> int:
     return max(1, len(json.dumps(value)) // 4)  # not a tokenizer: about 4 characters a token
 
@@ -129,7 +163,7 @@ class ChatCompletions:
 
     def __call__(self, request: httpx2.Request) -> httpx2.Response:
         body, problem = self._read(request)
-        index = None if body is None else self.api.requests.record(body)
+        index = None if body is None else self.api.requests.record(neutral_body(body))
         if problem is not None:
             return self._reject(index, problem)
         assert body is not None and index is not None
@@ -176,12 +210,11 @@ class ChatCompletions:
         refused = self._script_problem()
         if refused is not None:
             return self._fault(index, ChatError(500, f"lab: {refused}", "server_error"))
-        system = [m for m in messages if m["role"] in ("system", "developer")]
-        request = ModelRequest(
+        request = ModelRequest(  # the Messages wire's words: one script judges both wires
             index=self.api.model.calls,
-            messages=messages,
-            tools=body.get("tools") or [],
-            system="\n".join(_text(m.get("content")) for m in system) if system else None,
+            messages=neutral_messages(messages),
+            tools=neutral_tools(body.get("tools")),
+            system=system_text(messages),
             stream=stream_it,
         )
         try:
@@ -226,12 +259,6 @@ class ChatCompletions:
         return self._answer(error.status, {**JSON, **(headers or {})}, json=error.body())
 
 
-def _text(content: object) -> str:
-    if isinstance(content, list):
-        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
-    return content if isinstance(content, str) else ""
-
-
 class Play:
     """One answer: the step played as a completion, a stream, or one of the API's faults."""
 
@@ -261,7 +288,7 @@ class Play:
         n = self._begin()
         tokens = self._usage(step)
         whole = completion(step, n, self.model, tokens)
-        self.chat.api.replies.append(whole)
+        self.chat.api.replies.append(as_message(step, whole))
         if self.stream:
             body = stream(step, self._writer(n), tokens)
             return self.chat._answer(200, SSE, content=body)

@@ -30,6 +30,7 @@ FINISH_REASONS = {
 CHAT_BLOCKS = ("text", "tool_use")  # the only content a chat message can carry
 CREATED = 1767225600  # 2026-01-01T00:00:00Z: a fixed clock, so an answer is the same every run
 DONE = b"data: [DONE]\n\n"
+SCRIPT_PREFIX, CALL_PREFIX = "toolu_", "call_"  # a tool_use id in a script, a call id here
 
 
 def completion_id(n: int) -> str:
@@ -40,7 +41,9 @@ def completion_id(n: int) -> str:
 def call_id(block_id: str) -> str:
     """A tool call's id on this wire: the script's `toolu_001` is `call_001` (an explicit id
     with another prefix is kept as it was written)."""
-    return "call_" + block_id.removeprefix("toolu_") if block_id.startswith("toolu_") else block_id
+    if block_id.startswith(SCRIPT_PREFIX):
+        return CALL_PREFIX + block_id.removeprefix(SCRIPT_PREFIX)
+    return block_id
 
 
 # ---------------------------------------------------------------- what a step means here
