@@ -176,6 +176,25 @@ def _both_limits(body: Body) -> ChatError | None:
     return None
 
 
+# Fields judged only by their JSON type (the others the rules below judge, or the fake ignores).
+FIELD_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
+    "stream": (bool, "a boolean"),
+    "stream_options": (dict, "an object"),
+    "parallel_tool_calls": (bool, "a boolean"),
+    "temperature": ((int, float), "a decimal"),
+    "top_p": ((int, float), "a decimal"),
+}
+
+
+def _field_types(body: Body) -> ChatError | None:
+    for name, (kind, expected) in FIELD_TYPES.items():
+        value = body.get(name)
+        wrong_bool = isinstance(value, bool) and kind is not bool
+        if value is not None and (wrong_bool or not isinstance(value, kind)):
+            return _wrong_type(name, expected, value)
+    return None
+
+
 def _stream_options(body: Body) -> ChatError | None:
     if body.get("stream_options") is not None and not body.get("stream"):
         text = "The 'stream_options' parameter is only allowed when 'stream' is enabled."
@@ -231,6 +250,7 @@ BODY_RULES: tuple[Callable[[Body], ChatError | None], ...] = (
     _token_limit("max_tokens"),
     _token_limit("max_completion_tokens"),
     _both_limits,
+    _field_types,
     _stream_options,
     _tools,
 )
@@ -247,6 +267,8 @@ def message_problem(n: int, message: object) -> ChatError | None:
     role = message.get("role")
     if role is None:
         return _missing(f"{where}.role")
+    if not isinstance(role, str):
+        return _wrong_type(f"{where}.role", "a string", role)
     if role not in ROLES:
         supported = ", ".join(f"'{r}'" for r in ROLES[:-1]) + f", and '{ROLES[-1]}'"
         text = f"Invalid value: '{role}'. Supported values are: {supported}."

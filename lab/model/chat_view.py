@@ -1,5 +1,8 @@
 """A Chat Completions request read in the Messages wire's words, so one script judges both wires.
 
+It reads any JSON object (a body is recorded before it is judged): a part it cannot read is left
+out, never an error.
+
 A responder (a probe conversation, a student's function) and the promises over a run read a
 request's messages as the Messages API has them: text and tool_use blocks in assistant turns,
 tool_result blocks in user turns, tools as `{"name", "description", "input_schema"}`. This module
@@ -48,7 +51,8 @@ def _blocks(content: object) -> list[dict]:
 
 
 def _tool_use(call: dict) -> dict:
-    function = call.get("function") or {}
+    function = call.get("function")
+    function = function if isinstance(function, dict) else {}
     raw = function.get("arguments")
     block = {"type": "tool_use", "id": script_id(call.get("id")), "name": function.get("name")}
     try:
@@ -81,7 +85,8 @@ def neutral_messages(messages: object) -> list[dict]:
         elif role == "tool":
             out.append({"role": "user", "content": [_result(message)]})
         elif role == "assistant":
-            calls = [c for c in message.get("tool_calls") or [] if isinstance(c, dict)]
+            listed = message.get("tool_calls")
+            calls = [c for c in listed if isinstance(c, dict)] if isinstance(listed, list) else []
             out.append(
                 {"role": "assistant", "content": _blocks(content) + list(map(_tool_use, calls))}
             )
