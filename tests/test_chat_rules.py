@@ -186,6 +186,22 @@ RULES = [
         "max_completion_tokens.",
     ),
     (
+        "stream of the wrong type",
+        body(stream="yes"),
+        400,
+        "stream",
+        "invalid_type",
+        "Invalid type for 'stream': expected a boolean, but got a string instead.",
+    ),
+    (
+        "a role that is no string",
+        body(messages=[{"role": ["user"], "content": "hi"}]),
+        400,
+        "messages[0].role",
+        "invalid_type",
+        "Invalid type for 'messages[0].role': expected a string, but got an array instead.",
+    ),
+    (
         "stream_options without stream",
         body(stream_options={"include_usage": True}),
         400,
