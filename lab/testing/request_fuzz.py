@@ -245,7 +245,8 @@ def _chat_conversation(rng: Rng, turns: int, first: int = 0) -> list[dict]:
 
 
 def _chat_body(messages: list, **fields: object) -> dict:
-    return {"model": "gpt-4o", "messages": messages, "tools": CHAT_TOOLS, **fields}
+    tools = copy.deepcopy(CHAT_TOOLS)  # its own copy: a body made wrong changes it in place
+    return {"model": "gpt-4o", "messages": messages, "tools": tools, **fields}
 
 
 def _calls_in(history: list) -> int:
