@@ -276,3 +276,52 @@ def test_over_loopback_a_stream_is_chunked_and_a_drop_closes_the_socket():
         assert calls_of(chunks)[0]["id"] == "call_001" and finish_of(chunks) == "tool_calls"
         with pytest.raises(openai.APIConnectionError):
             streamed(client)
+
+
+# ---------------------------------------------------------------- the Messages wire's words
+
+
+def test_a_chat_history_reads_as_tool_use_and_tool_result_blocks_with_the_scripts_ids():
+    from lab.model.chat_view import neutral_body
+
+    call = {"id": "call_001", "type": "function"}
+    chat = {
+        "model": "m",
+        "messages": [
+            {"role": "system", "content": "Be brief."},
+            *USER,
+            {
+                "role": "assistant",
+                "content": "Looking.",
+                "tool_calls": [
+                    {**call, "function": {"name": "read_file", "arguments": '{"path": "a"}'}},
+                    {**call, "id": "call_002", "function": {"name": "x", "arguments": '{"pa'}},
+                ],
+            },
+            {"role": "tool", "tool_call_id": "call_002", "content": "B"},
+            {
+                "role": "tool",
+                "tool_call_id": "call_001",
+                "content": [{"type": "text", "text": "A"}],
+            },
+        ],
+        "tools": TOOLS,
+        "max_completion_tokens": 50,
+    }
+    body = neutral_body(chat)
+    assert body["system"] == "Be brief." and body["max_tokens"] == 50
+    assert body["tools"] == [{"name": "read_file", "input_schema": {"type": "object"}}]
+    user, assistant, results = body["messages"]
+    assert user == USER[0]
+    assert assistant["content"] == [
+        {"type": "text", "text": "Looking."},
+        {"type": "tool_use", "id": "toolu_001", "name": "read_file", "input": {"path": "a"}},
+        {"type": "tool_use", "id": "toolu_002", "name": "x", "input": {}, "raw_json": '{"pa'},
+    ]
+    assert results == {  # a run of tool messages is one user turn
+        "role": "user",
+        "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_002", "content": "B"},
+            {"type": "tool_result", "tool_use_id": "toolu_001", "content": "A"},
+        ],
+    }
