@@ -157,7 +157,6 @@ class ChatCompletions:
     def __init__(self, api: FakeMessagesAPI) -> None:
         self.api = api
         self.completions = 0  # numbers the completion ids, failed streams included
-        self.checked_script = False  # a list script is judged for this wire once, at first use
 
     # ------------------------------------------------------------ the endpoints
 
@@ -196,18 +195,12 @@ class ChatCompletions:
 
     # ------------------------------------------------------------ playing the script
 
-    def _script_problem(self) -> str | None:
-        """A list script that cannot play on this wire is refused at its first chat request,
-        whole, before any step is played (a responder's steps are judged one by one)."""
-        if self.checked_script:
-            return None
-        self.checked_script = True
-        return script_problem(self.api.model.script)
-
     def _play(self, index: int, body: dict, size: int) -> httpx2.Response:
         messages = body["messages"]
         stream_it = bool(body.get("stream"))
-        refused = self._script_problem()
+        # A list script that cannot play on this wire is refused whole, before any of its steps
+        # is played (a responder's steps are judged one by one, below).
+        refused = script_problem(self.api.model.script)
         if refused is not None:
             return self._fault(index, ChatError(500, f"lab: {refused}", "server_error"))
         request = ModelRequest(  # the Messages wire's words: one script judges both wires
