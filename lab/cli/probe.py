@@ -144,6 +144,13 @@ def add_parsers(sub: Any, lang: argparse.ArgumentParser) -> None:
         'final_answer={"answer": "done."}); the script\'s last answer calls it',
     )
     probe.add_argument(
+        "--wire",
+        choices=("anthropic", "openai"),
+        help="judge the targets on this wire: the Messages API (anthropic) or Chat Completions "
+        "(openai) (default: a built-in target's own; a --cmd program's is read from the path "
+        "of its first request)",
+    )
+    probe.add_argument(
         "--case", action="extend", nargs="+", default=[], metavar="ID", help="only these cases"
     )
     probe.add_argument("--json", action="store_true", help="print only JSON on stdout")
@@ -236,6 +243,7 @@ def probe_argv(args: argparse.Namespace, *, every_flag: bool = True) -> list[str
         "call",
         "final_call",
         "deny_call",
+        "wire",
         "fuzz",
         *(("report", "junit", "jobs", "shard") if every_flag else ()),
     ):
@@ -267,10 +275,11 @@ def chosen_targets(args: argparse.Namespace, *, here: bool = True) -> list[Any]:
     program must exist on this machine (not so for `lab probe merge`, which runs nothing)."""
     from dataclasses import replace
 
-    return [
+    targets = [
         replace(target, env={**target.env, **dict(args.env)}) if args.env else target
         for target in named_targets(args, here)
     ]
+    return [replace(t, wire=args.wire) for t in targets] if args.wire else targets
 
 
 def named_targets(args: argparse.Namespace, here: bool) -> list[Any]:

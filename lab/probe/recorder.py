@@ -19,6 +19,7 @@ from lab.model.script import Turn
 from lab.probe.conversation import Played
 from lab.probe.idle import TRANSIENT, Wire
 from lab.probe.trial import Exchange, short
+from lab.probe.wires import recorded_body, wire_of
 
 
 def parse_body(content: bytes) -> Any:
@@ -76,7 +77,8 @@ class Recorder:
         now = time.monotonic()
         self.wire.last_request = now
         arrived = now - self._started  # before the lock: when the harness asked
-        body = parse_body(request.content)  # before the lock too: a large body takes a while
+        # Before the lock too: a large body takes a while. A chat request is recorded translated.
+        body = recorded_body(request.url.path, parse_body(request.content))
         with self._lock:
             before = self.played[-1] if self.played else None
             response = self.api(request)
@@ -99,6 +101,7 @@ class Recorder:
                 played=played,
                 at=arrived,
                 betas=request.headers.get("anthropic-beta", ""),
+                wire=wire_of(request.url.path),
             )
             self.count += 1
             if self.keep:

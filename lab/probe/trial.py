@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from lab.probe.conversation import Played, Stage, blocks_in, strings, turn_of, user_text
 from lab.probe.idle import Progress
+from lab.probe.wires import MESSAGES
 from lab.promises import what_changed
 from lab.record import blocks_in as blocks_of
 from lab.record import result_text
@@ -50,6 +51,9 @@ class Exchange:
     played: Played | None  # the conversation's record, when the request reached the script
     at: float = 0.0  # seconds since the server started, taken when the request arrived
     betas: str = ""  # its anthropic-beta header: a request resent with fewer betas is changed
+    # The wire it came on (lab/probe/wires.py; None: not a model request). On the chat wire the
+    # body is recorded in the neutral history's words.
+    wire: str | None = None
 
     def line(self) -> str:
         return f"request #{self.number} {self.method} {self.path} → {self.answer}"
@@ -109,6 +113,7 @@ class Trial:
     # compare them with the call as it was sent).
     hidden: Mapping[str, str] = field(default_factory=dict, repr=False)
     outside_files: Sequence[str] = ()  # written outside the scratch folder (sandbox.py)
+    forced_wire: str | None = None  # the target's declared wire, or `--wire` (None: detected)
 
     def shown(self, text: str) -> str:
         """`text` with the run's scratch folder and address replaced by {dir}, {scratch}, {url}."""
@@ -126,6 +131,13 @@ class Trial:
         from lab.probe.wire import record_of  # wire.py reads trials: imported when first asked
 
         return record_of(self)
+
+    @property
+    def wire(self) -> str:
+        """The wire the trial is judged on: the forced one, else the first model request's
+        (the Messages wire when none came)."""
+        spoken = (e.wire for e in self.exchanges if e.wire is not None)
+        return self.forced_wire or next(spoken, MESSAGES)
 
     # ---------------------------------------------------------------- questions
     def model_requests(self) -> list[Exchange]:

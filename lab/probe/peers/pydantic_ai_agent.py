@@ -11,6 +11,7 @@ program's deny rule, then the human (approvals.py), a refusal as pydantic-ai's `
 
 from pydantic_ai import Agent, RunContext, Tool
 from pydantic_ai.capabilities import HandleDeferredToolCalls
+from pydantic_ai.models import Model
 from pydantic_ai.models.anthropic import AnthropicModel
 from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, ToolDenied
 from pydantic_ai.usage import UsageLimits
@@ -28,15 +29,21 @@ def review(ctx: RunContext, requests: DeferredToolRequests) -> DeferredToolResul
     return results
 
 
-def agent(prompt: str) -> str:
-    # Its provider reads ANTHROPIC_API_KEY; the SDK client under it reads ANTHROPIC_BASE_URL.
+def run_agent(model: Model, prompt: str) -> str:
+    """The agent on `model`, run to its end (shared with its twin on the Chat Completions wire,
+    pydantic_ai_openai.py)."""
     assistant = Agent(
-        AnthropicModel(MODEL),
+        model,
         tools=[read_file, Tool(touch, requires_approval=True)],
         capabilities=[HandleDeferredToolCalls(handler=review)],
     )
     result = assistant.run_sync(prompt, usage_limits=UsageLimits(request_limit=MAX_TURNS))
     return result.output
+
+
+def agent(prompt: str) -> str:
+    # Its provider reads ANTHROPIC_API_KEY; the SDK client under it reads ANTHROPIC_BASE_URL.
+    return run_agent(AnthropicModel(MODEL), prompt)
 
 
 if __name__ == "__main__":
