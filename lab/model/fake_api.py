@@ -10,6 +10,7 @@ from typing import Any
 import httpx2
 import jiter
 
+from lab.model.chat_rules import speaks_chat
 from lab.model.framing import MAX_REQUEST_BYTES
 from lab.model.history import Checked, RequestLog, encode
 from lab.model.request_rules import (
@@ -42,6 +43,7 @@ from lab.model.sse import encode_dropped_stream, encode_error_stream, encode_str
 from lab.model.threads import CREATE_ONLY, Thread, ThreadError, Threads
 from lab.model.validation import INVALID, THINKING, HistoryCheck
 
+CHAT_PATH = "/v1/chat/completions"  # the second wire (lab/model/chat_api.py)
 MESSAGES_PATH = "/v1/messages"  # under any prefix a client adds (`/anthropic/v1/messages`)
 COUNT_PATH = "/v1/messages/count_tokens"
 MODELS_PATH = "/v1/models"
@@ -205,6 +207,9 @@ class FakeMessagesAPI:
         # The last history that passed: the next may extend it.
         self._checked = Checked.empty(signer)
         self._request_size = 0  # bytes of the request being answered
+        from lab.model.chat_api import ChatCompletions  # it builds on this module
+
+        self.chat = ChatCompletions(self)  # the second wire, from the same script
 
     def forget(self) -> None:
         """Drop the record of the requests answered so far (`requests`, `replies`,
@@ -219,6 +224,11 @@ class FakeMessagesAPI:
 
     def __call__(self, request: httpx2.Request) -> httpx2.Response:
         path = request.url.path.rstrip("/")
+        if request.method == "POST" and path.endswith(CHAT_PATH):
+            return self.chat(request)
+        is_models = path.endswith(MODELS_PATH) or f"{MODELS_PATH}/" in path
+        if request.method == "GET" and is_models and speaks_chat(request.headers):
+            return self.chat.models(path)
         if request.method == "POST" and path.endswith(MESSAGES_PATH):
             return self._create_message(request)
         if request.method == "POST" and path.endswith(COUNT_PATH):

@@ -350,6 +350,11 @@ class ScriptedModel:
         return Turn(tuple(blocks), step.stop_reason)
 
     @property
+    def script(self) -> tuple[Step, ...]:
+        """The list steps, played or not (none for a responder)."""
+        return tuple(self._steps)
+
+    @property
     def remaining(self) -> int:
         """List steps not yet played (always 0 for a responder)."""
         return len(self._steps) - self._position
