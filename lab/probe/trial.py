@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from lab.probe.conversation import Played, Stage, blocks_in, strings, turn_of, user_text
 from lab.probe.idle import Progress
-from lab.probe.wires import MESSAGES
+from lab.probe.wires import CHAT, MESSAGES
 from lab.promises import what_changed
 from lab.record import blocks_in as blocks_of
 from lab.record import result_text
@@ -328,6 +328,8 @@ def block_line(block: object) -> str:
 def quote(exchange: Exchange, last: int = 2) -> list[str]:
     """A request as evidence: its number and answer, then its last messages block by block."""
     mode = "stream" if isinstance(exchange.body, dict) and exchange.body.get("stream") else "json"
+    if exchange.wire == CHAT:  # its messages below are the neutral history's reading of it
+        mode += ", Chat Completions, read as blocks"
     lines = [f"request #{exchange.number} ({mode}) → {exchange.answer}"]
     messages = exchange.messages
     first = max(0, len(messages) - last)
