@@ -468,7 +468,7 @@ def show_results(
         result = results_json(targets, cells, isolation, run)
         print(json.dumps(result, ensure_ascii=False, indent=2))
     elif args.markdown:
-        print(markdown(cells))
+        print(markdown(cells, {t.name: t.wire for t in targets}))
     else:
         out.print(f"isolation: {isolation}", soft_wrap=True)
         if len(targets) > 1 and cells:  # a shard may hold no cell (more shards than cells)
