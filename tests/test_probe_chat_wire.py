@@ -27,7 +27,7 @@ from lab.probe.grades import FAIL, KEPT, NA, NON_STRICT
 from lab.probe.recorder import Recorder
 from lab.probe.trial import Exit, Setting, Trial
 from lab.probe.verdict import verdict
-from lab.probe.wires import CHAT, MESSAGES, wire_of
+from lab.probe.which_wire import CHAT, MESSAGES, wire_of
 
 CANARY = "lab-canary-chat-wire"
 TOOLS = [

@@ -21,7 +21,7 @@ from lab.probe.cases import Case
 from lab.probe.grades import recorded
 from lab.probe.shards import Shard, deal, matrix_costs, parse_shard
 from lab.probe.trial import Exchange, Exit, Setting, Trial
-from lab.probe.wires import wire_of
+from lab.probe.which_wire import wire_of
 
 
 class MergeError(Exception):

@@ -19,7 +19,7 @@ from lab.model.script import Turn
 from lab.probe.conversation import Played
 from lab.probe.idle import TRANSIENT, Wire
 from lab.probe.trial import Exchange, short
-from lab.probe.wires import recorded_body, wire_of
+from lab.probe.which_wire import recorded_body, wire_of
 
 
 def parse_body(content: bytes) -> Any:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from lab.probe.conversation import Played, Stage, blocks_in, strings, turn_of, user_text
 from lab.probe.idle import Progress
-from lab.probe.wires import CHAT, MESSAGES
+from lab.probe.which_wire import CHAT, MESSAGES, id_on
 from lab.promises import what_changed
 from lab.record import blocks_in as blocks_of
 from lab.record import result_text
@@ -51,7 +51,7 @@ class Exchange:
     played: Played | None  # the conversation's record, when the request reached the script
     at: float = 0.0  # seconds since the server started, taken when the request arrived
     betas: str = ""  # its anthropic-beta header: a request resent with fewer betas is changed
-    # The wire it came on (lab/probe/wires.py; None: not a model request). On the chat wire the
+    # The wire it came on (lab/probe/which_wire.py; None: not a model request). On the chat wire the
     # body is recorded in the neutral history's words.
     wire: str | None = None
 
@@ -221,7 +221,7 @@ class Trial:
         for exchange in self.conversation():
             if exchange.number <= given.number:
                 continue
-            if tool_id in exchange.text():
+            if id_on(exchange.wire, tool_id) in exchange.text():
                 return exchange, "text"
             if not blocks_in(exchange.messages) and len(user_text(exchange.messages)) > told:
                 return exchange, "text"

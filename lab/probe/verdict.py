@@ -10,7 +10,7 @@ like the others, named, so a reader sees it in the table instead of in an `if`.
 its reason; when every promise holds, the case's `kept` line. No other code decides a grade
 (tests/test_verdict.py checks it from the source).
 
-Two wires (lab/probe/wires.py), one table: a case that has no meaning on a wire names the wire
+Two wires (lab/probe/which_wire.py), one table: a case that has no meaning on a wire names the wire
 and why in `off_wire` (its cell is n/a), and a row that asks for something one wire cannot say
 (the Messages API's `is_error` flag) names the wires it reads in `wires`.
 """
@@ -24,7 +24,7 @@ from lab.probe.conversation import Stage
 from lab.probe.grades import INCONCLUSIVE, INFO, KEPT, NA, NOT_REACHED, Verdict
 from lab.probe.idle import TRANSIENT
 from lab.probe.trial import Setting, Trial
-from lab.probe.wires import WIRES
+from lab.probe.which_wire import WIRES
 
 Promise = Callable[[Trial], str | None]  # None: it holds; else one line: what broke
 Evidence = Callable[[Trial], Sequence[str | Sequence[str]]]  # lines (a quoted request: a list)

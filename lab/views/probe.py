@@ -20,7 +20,7 @@ from lab.probe.catalogue import BY_ID
 from lab.probe.grades import FAIL, GRADES, INCONCLUSIVE, INFO, KEPT, NA, NON_STRICT, NOT_REACHED
 from lab.probe.target import Target
 from lab.probe.trial import Trial
-from lab.probe.wires import CHAT, MESSAGES
+from lab.probe.which_wire import CHAT, MESSAGES
 
 STYLE = {
     KEPT: "green",
@@ -242,7 +242,7 @@ def trial_json(cell: Cell) -> dict[str, Any]:
         "exit": ended.line(),
         # The exit's parts, so that `lab probe merge` reads the trial back (merge.py).
         "ended": {"status": ended.status, "error": ended.error, "timeout": ended.timeout},
-        "wire": trial.wire,  # the wire it was judged on (lab/probe/wires.py)
+        "wire": trial.wire,  # the wire it was judged on (lab/probe/which_wire.py)
         "requests": [exchange_json(e, shown) for e in trial.exchanges],
         "new_files": list(trial.new_files),
         "output": trial.output,

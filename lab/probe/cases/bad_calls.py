@@ -31,7 +31,7 @@ from lab.probe.scripts import (
 from lab.probe.target import HUMAN_LOG
 from lab.probe.trial import Setting, Trial
 from lab.probe.verdict import Case, Rule
-from lab.probe.wires import CHAT, MESSAGES
+from lab.probe.which_wire import CHAT, MESSAGES
 
 
 # ---------------------------------------------------------------- P2 / P3: answered with an error

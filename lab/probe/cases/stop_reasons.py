@@ -29,7 +29,7 @@ from lab.probe.grades import FAIL, INFO, KEPT, NON_STRICT
 from lab.probe.scripts import cut_call, declared_end_turn, declared_tool_use, finish
 from lab.probe.trial import Setting, Trial, short
 from lab.probe.verdict import Case, Rule
-from lab.probe.wires import CHAT
+from lab.probe.which_wire import CHAT
 from lab.record import blocks_in
 
 

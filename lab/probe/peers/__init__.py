@@ -25,7 +25,7 @@ from lab.probe.peers.install import (
     peer_modules,
 )
 from lab.probe.target import CONTRACT_ENV, OFFLINE_SWITCHES, Call, Target
-from lab.probe.wires import CHAT, MESSAGES
+from lab.probe.which_wire import CHAT, MESSAGES
 
 
 def pip_line(distributions: list[str]) -> str:

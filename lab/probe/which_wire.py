@@ -9,9 +9,12 @@ detected, unless `lab probe --wire` forces one.
 
 from __future__ import annotations
 
-from lab.model.chat_history import neutral_body
+from collections.abc import Callable
 
-__all__ = ["CHAT", "MESSAGES", "WIRES", "recorded_body", "wire_of"]
+from lab.model.chat_history import neutral_body
+from lab.model.chat_render import call_id
+
+__all__ = ["CHAT", "MESSAGES", "WIRES", "id_on", "recorded_body", "wire_of"]
 
 MESSAGES = "anthropic"
 CHAT = "openai"
@@ -20,6 +23,8 @@ WIRES = (MESSAGES, CHAT)
 PATHS = {MESSAGES: "/messages", CHAT: "/chat/completions"}
 # How a request body of each wire is recorded: the chat wire's translated, the Messages as sent.
 RECORDED = {MESSAGES: lambda body: body, CHAT: neutral_body}
+# A script's call id as a program on each wire saw it: what a history written as text quotes.
+SEEN_ID: dict[str, Callable[[str], str]] = {MESSAGES: lambda tool_id: tool_id, CHAT: call_id}
 
 
 def wire_of(path: str) -> str | None:
@@ -32,3 +37,8 @@ def recorded_body(path: str, body: object) -> object:
     """A request's body in the neutral history's words."""
     wire = wire_of(path)
     return RECORDED[wire](body) if wire else body
+
+
+def id_on(wire: str | None, tool_id: str) -> str:
+    """The script's call id as the program saw it on `wire` (None: the Messages wire's)."""
+    return SEEN_ID[wire or MESSAGES](tool_id)
