@@ -82,7 +82,7 @@ def turn_changed(what: str) -> Promise:
 
     def resent_whole(trial: Trial) -> str | None:
         resent = trial.resent(0)
-        return f"{what} got is_error, but {resent[1]}" if resent and resent[1] else None
+        return f"{what} was answered, but {resent[1]}" if resent and resent[1] else None
 
     return named("resent_whole", resent_whole)
 

@@ -9,7 +9,9 @@ Approvals: its `touch` tool is declared `requires_approval=True` (a deferred too
 program's deny rule, then the human (approvals.py), a refusal as pydantic-ai's `ToolDenied`.
 """
 
-from pydantic_ai import Agent, RunContext, Tool
+from collections.abc import AsyncIterable
+
+from pydantic_ai import Agent, AgentStreamEvent, RunContext, Tool
 from pydantic_ai.capabilities import HandleDeferredToolCalls
 from pydantic_ai.models import Model
 from pydantic_ai.models.anthropic import AnthropicModel
@@ -17,7 +19,7 @@ from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, ToolDen
 from pydantic_ai.usage import UsageLimits
 
 from lab.probe.peers.approvals import decide, touch
-from lab.probe.peers.program import MAX_TURNS, MODEL, read_file, run
+from lab.probe.peers.program import MAX_TURNS, MODEL, read_file, run, streamed
 
 
 def review(ctx: RunContext, requests: DeferredToolRequests) -> DeferredToolResults:
@@ -29,6 +31,11 @@ def review(ctx: RunContext, requests: DeferredToolRequests) -> DeferredToolResul
     return results
 
 
+async def watch(ctx: RunContext, events: AsyncIterable[AgentStreamEvent]) -> None:
+    async for _event in events:
+        pass  # a real harness would show these as they come
+
+
 def run_agent(model: Model, prompt: str) -> str:
     """The agent on `model`, run to its end (shared with its twin on the Chat Completions wire,
     pydantic_ai_openai.py)."""
@@ -37,7 +44,11 @@ def run_agent(model: Model, prompt: str) -> str:
         tools=[read_file, Tool(touch, requires_approval=True)],
         capabilities=[HandleDeferredToolCalls(handler=review)],
     )
-    result = assistant.run_sync(prompt, usage_limits=UsageLimits(request_limit=MAX_TURNS))
+    limits = UsageLimits(request_limit=MAX_TURNS)
+    # An event stream handler makes pydantic-ai stream each model request (its way to watch a
+    # run as it goes); the Anthropic model streams anyway, the OpenAI model only then.
+    handler = watch if streamed(default=False) else None
+    result = assistant.run_sync(prompt, usage_limits=limits, event_stream_handler=handler)
     return result.output
 
 

@@ -2,7 +2,8 @@
 
 The twin of pydantic_ai_agent.py on the Chat Completions wire: the model's `openai` provider
 builds an `AsyncOpenAI` client, which reads OPENAI_BASE_URL and OPENAI_API_KEY. Mode: not
-streamed (`run_sync` sends no `stream` field on this model). Approvals: as its twin (a deferred
+streamed by default (`run_sync` sends no `stream` field on this model); with an event stream
+handler when the probe asks for streams. Approvals: as its twin (a deferred
 tool answered during the run by the deny rule, then the human).
 """
 
