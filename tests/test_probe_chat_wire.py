@@ -122,6 +122,9 @@ def test_a_chat_request_is_recorded_as_blocks_with_the_script_s_ids():
     assert use["id"] == result["tool_use_id"] == trial.stage_ids(0, fault=True)[0]
     assert use["id"].startswith("toolu_") and use["input"] == {"path": "notes.txt"}
     assert CANARY in result["content"] and "is_error" not in result
+    sent = trial.exchanges[1].sent["messages"]  # the body as it came, kept beside its reading
+    assert sent[1]["tool_calls"][0]["id"] == sent[2]["tool_call_id"] == call_id(use["id"])
+    assert trial.exchanges[1].sent["tools"] == TOOLS
 
 
 def test_neutral_body_translates_every_part_and_keeps_what_does_not_parse():

@@ -78,7 +78,8 @@ class Recorder:
         self.wire.last_request = now
         arrived = now - self._started  # before the lock: when the harness asked
         # Before the lock too: a large body takes a while. A chat request is recorded translated.
-        body = recorded_body(request.url.path, parse_body(request.content))
+        sent = parse_body(request.content)
+        body = recorded_body(request.url.path, sent)
         with self._lock:
             before = self.played[-1] if self.played else None
             response = self.api(request)
@@ -102,6 +103,7 @@ class Recorder:
                 at=arrived,
                 betas=request.headers.get("anthropic-beta", ""),
                 wire=wire_of(request.url.path),
+                sent=sent if body is not sent else None,
             )
             self.count += 1
             if self.keep:

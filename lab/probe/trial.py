@@ -54,6 +54,7 @@ class Exchange:
     # The wire it came on (lab/probe/which_wire.py; None: not a model request). On the chat wire the
     # body is recorded in the neutral history's words.
     wire: str | None = None
+    sent: Any = None  # the body as it came, when `body` is its translation (the chat wire)
 
     def line(self) -> str:
         return f"request #{self.number} {self.method} {self.path} → {self.answer}"

@@ -224,6 +224,8 @@ def exchange_json(exchange: Any, shown: Any) -> dict[str, Any]:
         "stream": bool(isinstance(exchange.body, dict) and exchange.body.get("stream")),
         "messages": len(exchange.messages),
         "body": shown(exchange.body),
+        # A chat request's body as it was sent (`body` is its neutral reading).
+        **({"sent": shown(exchange.sent)} if exchange.sent is not None else {}),
     }
 
 
