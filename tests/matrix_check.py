@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+WIRE_ROW = "*wire*"  # the row under the header: each column's wire (anthropic or openai)
 
 
 def readme_matrix(readme: str) -> dict[tuple[str, str], str]:
@@ -27,11 +28,32 @@ def readme_matrix(readme: str) -> dict[tuple[str, str], str]:
     targets = [name.strip(" `") for name in rows[0].strip("|").split("|")[1:]]
     found = {}
     for row in rows[1:]:
+        if row.startswith(f"| {WIRE_ROW} "):  # each column's wire, not a case
+            continue
         cells = [cell.strip() for cell in row.strip("|").split("|")]
         case = cells[0].split()[0]
         for target, mark in zip(targets, cells[1:], strict=True):
             found[(target, case)] = mark.split(" (")[0].strip("*")  # "**fail** (stream)"
     return found
+
+
+def readme_wires(readme: str) -> dict[str, str]:
+    """target -> the wire the README's matrix shows for its column (its `*wire*` row)."""
+    section = readme.split("### The matrix, measured", 1)[1]
+    table = section.split("\n\n| ", 1)[1].split("\n\n", 1)[0]
+    head, *rows = ["| " + table.splitlines()[0], *table.splitlines()[2:]]
+    targets = [name.strip(" `") for name in head.strip("|").split("|")[1:]]
+    row = next((r for r in rows if r.startswith(f"| {WIRE_ROW} ")), "")
+    return dict(zip(targets, [c.strip() for c in row.strip("|").split("|")[1:]], strict=False))
+
+
+def wire_differences(result: dict, shown: dict[str, str]) -> list[str]:
+    """One line per target whose declared wire is not the one its README column shows."""
+    return [
+        f"{t['name']}: README wire {shown.get(t['name'])}, declared {t['wire']}"
+        for t in result["targets"]
+        if t.get("wire") and shown.get(t["name"]) != t["wire"]
+    ]
 
 
 def differences(result: dict, pasted: dict[tuple[str, str], str]) -> list[str]:
@@ -60,7 +82,9 @@ def main(argv: list[str]) -> int:
             print(f"lab probe --all printed nothing: {done.stderr.strip()[-300:]}")
             return 1
         result = json.loads(done.stdout)
-    problems = differences(result, readme_matrix((ROOT / "README.md").read_text()))
+    readme = (ROOT / "README.md").read_text()
+    problems = differences(result, readme_matrix(readme))
+    problems += wire_differences(result, readme_wires(readme))
     for line in problems:
         print(line)
     cells = len(result["cells"])

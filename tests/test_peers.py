@@ -81,7 +81,15 @@ D1_CALL_RUNS = {
     "anthropic-ts-tool-runner": False,  # the TypeScript runner decides by stop_reason too
     "langchain-js": True,
     "claude-code": True,
+    # The Chat Completions wire: D1 is finish_reason "stop" with tool_calls present.
+    "openai-tool-loop": True,  # decides by the message's tool_calls
+    "openai-agents-chat": True,
+    "langchain-openai": True,
+    "pydantic-ai-openai": True,
+    "smolagents-openai": True,
+    "ai-sdk-openai": True,
 }
+CHAT_PEERS = list(D1_CALL_RUNS)[-6:]
 
 
 # ------------------------------------------------------------------ the child
@@ -289,11 +297,15 @@ def test_every_peer_is_in_the_table_with_its_packages() -> None:
         assert target.distributions and target.about
     assert PEERS["claude-code"].distributions == ("npm:@anthropic-ai/claude-code",)
     approving = {"claude-code", "pydantic-ai", "langchain-agent", "openai-agents"}
+    approving |= {"pydantic-ai-openai", "langchain-openai", "openai-agents-chat"}
     assert {n for n, t in PEERS.items() if t.denied_call is not None} == approving
     for name in approving - {"claude-code"}:  # the framework's approvals keep the contract
         assert PEERS[name].denied_call == DENIED_CALL
         assert dict(PEERS[name].env).items() >= CONTRACT_ENV.items()
     assert PEERS["smolagents"].final_call == ("final_answer", '{"answer": "done."}')
+    assert PEERS["smolagents-openai"].final_call == PEERS["smolagents"].final_call
+    assert {n for n, t in PEERS.items() if t.wire == "openai"} == set(CHAT_PEERS)
+    assert {t.wire for n, t in PEERS.items() if n not in CHAT_PEERS} == {"anthropic"}
 
 
 def test_the_peers_deny_rule_comes_before_their_human(monkeypatch, tmp_path: Path) -> None:
@@ -331,7 +343,7 @@ def test_lab_peers_install_refuses_what_it_does_not_install(capsys) -> None:
     assert lines == [
         "lab: error: pydantic-ai is a Python peer: pip install 'harness-lab[peers]'",
         "lab: error: unknown peer 'nonesuch' (lab peers install knows: claude-code, ai-sdk,"
-        " anthropic-ts-tool-runner, langchain-js, all)",
+        " ai-sdk-openai, anthropic-ts-tool-runner, langchain-js, all)",
     ]
 
 

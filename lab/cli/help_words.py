@@ -120,7 +120,9 @@ HELP = {
     ),
     "The environment of a --cmd program holds only: PATH (the lab's Python first), HOME, TMPDIR "
     "(a fresh scratch folder's), LANG=C.UTF-8, ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY (a fake "
-    "key), LAB_PROBE_STREAM (0 or 1: the answer mode to use, when a case needs one), "
+    "key), OPENAI_BASE_URL (the same server's /v1, for a program on the Chat Completions wire), "
+    "OPENAI_API_KEY (the same fake key), LAB_PROBE_STREAM (0 or 1: the answer mode to use, when "
+    "a case needs one), "
     "LAB_PROBE_APPROVE=all and LAB_PROBE_HUMAN_LOG (the permission contract), "
     "PYTHONDONTWRITEBYTECODE=1, DO_NOT_TRACK=1, LITELLM_OFFLINE_MODE=true and "
     "LITELLM_LOCAL_MODEL_COST_MAP=True (no network tries at start). Add its own switches with "
@@ -129,6 +131,8 @@ HELP = {
     "README's `lab probe --cmd` section).": (
         "--cmd 程序的环境里只有：PATH（lab 的 Python 在最前）、HOME、TMPDIR（一个新的临时文件夹）、"
         "LANG=C.UTF-8、ANTHROPIC_BASE_URL、ANTHROPIC_API_KEY（假的密钥）、"
+        "OPENAI_BASE_URL（同一个服务器的 /v1，给说 Chat Completions 线路的程序）、"
+        "OPENAI_API_KEY（同一个假的密钥）、"
         "LAB_PROBE_STREAM（0 或 1：用例需要时该用的回答模式）、"
         "LAB_PROBE_APPROVE=all 和 LAB_PROBE_HUMAN_LOG（权限契约）、"
         "PYTHONDONTWRITEBYTECODE=1、DO_NOT_TRACK=1、LITELLM_OFFLINE_MODE=true 和 "
@@ -165,6 +169,12 @@ HELP = {
         "脚本的最后一个回答调用它"
     ),
     "only these cases": "只跑这些用例",
+    "judge the targets on this wire: the Messages API (anthropic) or Chat Completions (openai) "
+    "(default: a built-in target's own; a --cmd program's is read from the path of its first "
+    "request)": (
+        "在这条线路上评判目标：Messages API（anthropic）或 Chat Completions（openai）"
+        "（默认：内置目标用它自己声明的；--cmd 程序的线路从它第一个请求的路径读出）"
+    ),
     "write the matrix as JUnit XML for CI": "把矩阵写成给 CI 用的 JUnit XML",
     "print the matrix as Markdown": "把矩阵打印成 Markdown",
     "write an HTML report": "写出 HTML 报告",

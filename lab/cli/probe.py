@@ -45,7 +45,9 @@ def port_number(text: str) -> int:
 # What a --cmd program's environment holds (lab/probe/sandbox.py and targets.py set it).
 PROGRAM_ENV = (
     "PATH (the lab's Python first), HOME, TMPDIR (a fresh scratch folder's), LANG=C.UTF-8, "
-    "ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY (a fake key), LAB_PROBE_STREAM (0 or 1: the "
+    "ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY (a fake key), OPENAI_BASE_URL (the same server's "
+    "/v1, for a program on the Chat Completions wire), OPENAI_API_KEY (the same fake key), "
+    "LAB_PROBE_STREAM (0 or 1: the "
     "answer mode to use, when a case needs one), LAB_PROBE_APPROVE=all and LAB_PROBE_HUMAN_LOG "
     "(the permission contract), PYTHONDONTWRITEBYTECODE=1, DO_NOT_TRACK=1, "
     "LITELLM_OFFLINE_MODE=true and LITELLM_LOCAL_MODEL_COST_MAP=True (no network tries at start)"
@@ -144,6 +146,13 @@ def add_parsers(sub: Any, lang: argparse.ArgumentParser) -> None:
         'final_answer={"answer": "done."}); the script\'s last answer calls it',
     )
     probe.add_argument(
+        "--wire",
+        choices=("anthropic", "openai"),
+        help="judge the targets on this wire: the Messages API (anthropic) or Chat Completions "
+        "(openai) (default: a built-in target's own; a --cmd program's is read from the path "
+        "of its first request)",
+    )
+    probe.add_argument(
         "--case", action="extend", nargs="+", default=[], metavar="ID", help="only these cases"
     )
     probe.add_argument("--json", action="store_true", help="print only JSON on stdout")
@@ -237,6 +246,7 @@ def probe_argv(args: argparse.Namespace, *, every_flag: bool = True) -> list[str
         "call",
         "final_call",
         "deny_call",
+        "wire",
         "fuzz",
         *(("report", "junit", "jobs", "shard") if every_flag else ()),
     ):
@@ -268,10 +278,11 @@ def chosen_targets(args: argparse.Namespace, *, here: bool = True) -> list[Any]:
     program must exist on this machine (not so for `lab probe merge`, which runs nothing)."""
     from dataclasses import replace
 
-    return [
+    targets = [
         replace(target, env={**target.env, **dict(args.env)}) if args.env else target
         for target in named_targets(args, here)
     ]
+    return [replace(t, wire=args.wire) for t in targets] if args.wire else targets
 
 
 def named_targets(args: argparse.Namespace, here: bool) -> list[Any]:
@@ -460,7 +471,7 @@ def show_results(
         result = results_json(targets, cells, isolation, run)
         print(json.dumps(result, ensure_ascii=False, indent=2))
     elif args.markdown:
-        print(markdown(cells))
+        print(markdown(cells, {t.name: t.wire for t in targets}))
     else:
         out.print(f"isolation: {isolation}", soft_wrap=True)
         if len(targets) > 1 and cells:  # a shard may hold no cell (more shards than cells)

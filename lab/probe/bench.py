@@ -163,6 +163,9 @@ def run_trial(
     if case.needs_denied_call and target.denied_call is None:
         why = "the target declares no deny rule to test (no permission system)"
         return Cell(target.name, case.id, verdict(case, None, why))
+    if target.wire is not None and target.wire in case.off_wire:  # its verdict would be n/a
+        why = f"{case.off_wire[target.wire]} ({target.wire} wire)"
+        return Cell(target.name, case.id, verdict(case, None, why))
 
     scratch = Scratch.create({NOTES: ""})
     try:
@@ -220,6 +223,7 @@ def run_trial(
         tail,
         hide,
         outside_files=outside,
+        forced_wire=target.wire,
     )
     graded = with_facts(with_outside_writes(verdict(case, trial), outside), case.id, trial)
     mode = asked_mode(trial)

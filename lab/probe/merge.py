@@ -21,6 +21,7 @@ from lab.probe.cases import Case
 from lab.probe.grades import recorded
 from lab.probe.shards import Shard, deal, matrix_costs, parse_shard
 from lab.probe.trial import Exchange, Exit, Setting, Trial
+from lab.probe.which_wire import wire_of
 
 
 class MergeError(Exception):
@@ -151,6 +152,7 @@ def trial_from_json(record: dict[str, Any]) -> Trial | None:
                 request["answer"],
                 None,
                 request["at"],
+                wire=wire_of(path),
             )
         )
     return Trial(

@@ -20,6 +20,7 @@ import httpx2
 from lab.model.script import Turn
 from lab.probe.conversation import Played
 from lab.probe.trial import Exchange, short
+from lab.probe.which_wire import recorded_body, wire_of
 from lab.record import Tap
 
 
@@ -68,7 +69,9 @@ class Recorder:
 
     def __call__(self, request: httpx2.Request) -> httpx2.Response:
         arrived = time.monotonic() - self._started  # before the lock: when the harness asked
-        body = parse_body(request.content)  # before the lock too: a large body takes a while
+        # Before the lock too: a large body takes a while. A chat request is recorded translated.
+        sent = parse_body(request.content)
+        body = recorded_body(request.url.path, sent)
         with self._lock:
             before = self.played[-1] if self.played else None
             written = self.tap.count
@@ -94,6 +97,8 @@ class Recorder:
                 at=arrived,
                 betas=request.headers.get("anthropic-beta", ""),
                 reply=reply,
+                wire=wire_of(request.url.path),
+                sent=sent if body is not sent else None,
             )
             self.count += 1
             if self.keep:

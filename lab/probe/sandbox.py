@@ -138,6 +138,9 @@ def environment(
         "LANG": "C.UTF-8",
         "ANTHROPIC_BASE_URL": base_url,
         "ANTHROPIC_API_KEY": FAKE_KEY,
+        # The Chat Completions wire's pair: its clients' base URL names the /v1 folder.
+        "OPENAI_BASE_URL": f"{base_url}/v1",
+        "OPENAI_API_KEY": FAKE_KEY,
         "PYTHONDONTWRITEBYTECODE": "1",  # a Python target leaves no .pyc beside its sources
         "DO_NOT_TRACK": "1",
     }

@@ -26,6 +26,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lab.probe.which_wire import MESSAGES
+
 __all__ = [
     "CONTRACT_ENV",
     "HUMAN_LOG",
@@ -88,6 +90,9 @@ class Target:
     warm: bool = True
     # True for a program given by --cmd: `lab probe` exits 4 when it was not reached.
     command: bool = False
+    # The wire it speaks (lab/probe/which_wire.py): its cases are judged on it, and a case with no
+    # meaning there is n/a without running. None (a --cmd program): read from its first request.
+    wire: str | None = MESSAGES
     # The versions recorded where its trials ran (`lab probe merge` reads them from the shards);
     # None: the distributions' installed versions, read here.
     pinned: Mapping[str, str] | None = None

@@ -170,6 +170,7 @@ def command_target(
     final: Call | None = None,
     denied_call: Call | None = None,
     warm: bool = False,
+    wire: str | None = None,
 ) -> Target:
     """Any program: `command` split like a shell would, the prompt appended as its last argument.
 
@@ -177,7 +178,8 @@ def command_target(
     current folder (`my_agent.py`, `./agent`) become absolute paths, so `python my_agent.py`
     still finds its file from the scratch folder. It starts cold, exactly as typed, unless `warm`
     (`--warm`): then `python SCRIPT.py` or `python -m MODULE`, when that `python` is the lab's
-    own interpreter, is forked from a warm parent (warm.py) as the built-in targets are."""
+    own interpreter, is forked from a warm parent (warm.py) as the built-in targets are. Its
+    wire is read from its first request unless `wire` (`--wire`) names one."""
     try:
         words = shlex.split(command)
     except ValueError as error:
@@ -198,6 +200,7 @@ def command_target(
         final_call=final,
         warm=warm,
         command=True,
+        wire=wire,
     )
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from lab.probe.conversation import Played, Stage, blocks_in, strings, turn_of, user_text
 from lab.probe.idle import Progress
+from lab.probe.which_wire import CHAT, MESSAGES, id_on
 from lab.promises import what_changed
 from lab.record import blocks_in as blocks_of
 from lab.record import result_text
@@ -53,6 +54,10 @@ class Exchange:
     # What the fake answered, in the Record's words, as the tap wrote it down (lab/record.py);
     # None: the request was no part of the conversation (a GET, a health probe).
     reply: Reply | None = None
+    # The wire it came on (lab/probe/which_wire.py; None: not a model request). On the chat wire the
+    # body is recorded in the neutral history's words.
+    wire: str | None = None
+    sent: Any = None  # the body as it came, when `body` is its translation (the chat wire)
 
     def line(self) -> str:
         return f"request #{self.number} {self.method} {self.path} → {self.answer}"
@@ -112,6 +117,7 @@ class Trial:
     # compare them with the call as it was sent).
     hidden: Mapping[str, str] = field(default_factory=dict, repr=False)
     outside_files: Sequence[str] = ()  # written outside the scratch folder (sandbox.py)
+    forced_wire: str | None = None  # the target's declared wire, or `--wire` (None: detected)
 
     def shown(self, text: str) -> str:
         """`text` with the run's scratch folder and address replaced by {dir}, {scratch}, {url}."""
@@ -129,6 +135,13 @@ class Trial:
         from lab.probe.wire import record_of  # wire.py reads trials: imported when first asked
 
         return record_of(self)
+
+    @property
+    def wire(self) -> str:
+        """The wire the trial is judged on: the forced one, else the first model request's
+        (the Messages wire when none came)."""
+        spoken = (e.wire for e in self.exchanges if e.wire is not None)
+        return self.forced_wire or next(spoken, MESSAGES)
 
     # ---------------------------------------------------------------- questions
     def model_requests(self) -> list[Exchange]:
@@ -212,7 +225,7 @@ class Trial:
         for exchange in self.conversation():
             if exchange.number <= given.number:
                 continue
-            if tool_id in exchange.text():
+            if id_on(exchange.wire, tool_id) in exchange.text():
                 return exchange, "text"
             if not blocks_in(exchange.messages) and len(user_text(exchange.messages)) > told:
                 return exchange, "text"
@@ -319,6 +332,8 @@ def block_line(block: object) -> str:
 def quote(exchange: Exchange, last: int = 2) -> list[str]:
     """A request as evidence: its number and answer, then its last messages block by block."""
     mode = "stream" if isinstance(exchange.body, dict) and exchange.body.get("stream") else "json"
+    if exchange.wire == CHAT:  # its messages below are the neutral history's reading of it
+        mode += ", Chat Completions, read as blocks"
     lines = [f"request #{exchange.number} ({mode}) → {exchange.answer}"]
     messages = exchange.messages
     first = max(0, len(messages) - last)

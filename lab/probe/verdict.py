@@ -9,16 +9,21 @@ like the others, named, so a reader sees it in the table instead of in an `if`.
 `verdict(case, trial)` walks the table, first broken promise first, and returns its grade with
 its reason; when every promise holds, the case's `kept` line. No other code decides a grade
 (tests/test_verdict.py checks it from the source).
+
+Two wires (lab/probe/which_wire.py), one table: a case that has no meaning on a wire names the wire
+and why in `off_wire` (its cell is n/a), and a row that asks for something one wire cannot say
+(the Messages API's `is_error` flag) names the wires it reads in `wires`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from lab.probe.conversation import Stage
 from lab.probe.grades import INCONCLUSIVE, INFO, KEPT, NA, NOT_REACHED, Verdict
 from lab.probe.trial import Setting, Trial
+from lab.probe.which_wire import WIRES
 from lab.record import TRANSIENT
 
 Promise = Callable[[Trial], str | None]  # None: it holds; else one line: what broke
@@ -31,6 +36,7 @@ class Rule:
 
     promise: Promise
     grade: str
+    wires: tuple[str, ...] = WIRES  # the wires whose requests can say what it asks
 
     @property
     def name(self) -> str:
@@ -54,6 +60,8 @@ class Case:
     needs_denied_call: bool = False  # only for targets with a permission system
     grade: str = ""  # the evidence grade of the claim: 【一】 code, 【二】 docs, 【三】 analysis
     outcomes: str = ""  # which outcome is which, and why (the README's case table)
+    # The wires the case has no meaning on, each with why (its cell there is n/a).
+    off_wire: Mapping[str, str] = field(default_factory=dict)
     accepts: tuple[str, ...] = field(init=False, default=())  # the alternatives, by name
 
     def __post_init__(self) -> None:
@@ -70,11 +78,14 @@ def lines_of(evidence: Sequence[str | Sequence[str]]) -> tuple[str, ...]:
 
 
 def verdict(case: Case, trial: Trial | None, absent: str = "") -> Verdict:
-    """The case's grade for the trial: `n/a` without one (`absent` says why); `not reached`
-    when the target never got a script answer; `n/a` when it asked in the answer mode the case
-    cannot use; else the first broken rule's grade and reason, or kept."""
+    """The case's grade for the trial: `n/a` without one (`absent` says why), or on a wire the
+    case has no meaning on; `not reached` when the target never got a script answer; `n/a` when
+    it asked in the answer mode the case cannot use; else the first broken rule's grade and
+    reason (of the rows its wire can say), or kept."""
     if trial is None:
         return Verdict(NA, absent)
+    if (off := case.off_wire.get(trial.wire)) is not None:
+        return Verdict(NA, f"{off} ({trial.wire} wire)", (trial.exit.line(),))
     for rule in LIMIT_RULES:  # before all else: a limit that says nothing about the target
         if (broken := rule.promise(trial)) is not None:
             return Verdict(rule.grade, broken, shown_for(case, trial))
@@ -84,7 +95,7 @@ def verdict(case: Case, trial: Trial | None, absent: str = "") -> Verdict:
         return Verdict(NA, wrong, (trial.exit.line(),))
     shown = shown_for(case, trial)
     for rule in case.rules:
-        if (broken := rule.promise(trial)) is not None:
+        if trial.wire in rule.wires and (broken := rule.promise(trial)) is not None:
             return Verdict(rule.grade, broken, shown)
     return Verdict(KEPT, case.kept(trial), shown)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shlex
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib import metadata
 from typing import Any
 
@@ -20,6 +20,7 @@ from lab.probe.catalogue import BY_ID
 from lab.probe.grades import FAIL, GRADES, INCONCLUSIVE, INFO, KEPT, NA, NON_STRICT, NOT_REACHED
 from lab.probe.target import Target
 from lab.probe.trial import Trial
+from lab.probe.which_wire import CHAT, MESSAGES
 
 STYLE = {
     KEPT: "green",
@@ -109,13 +110,21 @@ def matrix_view(cells: Sequence[Cell]) -> Text:
     return text
 
 
+# The variables that point a program at `lab serve`, on each wire (its clients' base URL names /v1).
+REPRODUCE_ENV = {
+    MESSAGES: ("ANTHROPIC_BASE_URL=<the printed URL>", "ANTHROPIC_API_KEY=x"),
+    CHAT: ("OPENAI_BASE_URL=<the printed URL>/v1", "OPENAI_API_KEY=x"),
+}
+
+
 def reproduce(cell: Cell, target: Target) -> str:
     """The one command line that reproduces a cell by hand: `lab serve` the case, then run
     the target as the probe ran it."""
     serve = ["lab", "serve", cell.case]
     if target.command and target.call != ("read_file", '{"path": "notes.txt"}'):
         serve += ["--call", "=".join(target.call)]
-    env = ["ANTHROPIC_BASE_URL=<the printed URL>", "ANTHROPIC_API_KEY=x"]
+    wire = cell.trial.wire if cell.trial else target.wire or MESSAGES
+    env = list(REPRODUCE_ENV[wire])
     env += [shlex.quote(f"{k}={v}") for k, v in sorted(target.env.items())]
     if cell.stream is not None:
         env.append(f"LAB_PROBE_STREAM={int(cell.stream)}")
@@ -174,13 +183,23 @@ def target_view(
     return lines_view(lines)
 
 
-def markdown(cells: Sequence[Cell]) -> str:
-    """The matrix as a Markdown table (what the README shows): a fail in bold, and the mode
-    that decided a case run in both modes when the two modes disagree."""
+def spoken_wire(name: str, cells: Sequence[Cell], declared: str | None) -> str:
+    """A target's wire: the one it declares, else the one its trials were judged on."""
+    wires = [c.trial.wire for c in cells if c.target == name and c.trial is not None]
+    return declared or (wires[0] if wires else "?")
+
+
+def markdown(cells: Sequence[Cell], wires: Mapping[str, str | None] | None = None) -> str:
+    """The matrix as a Markdown table (what the README shows): a row with each column's wire,
+    then a fail in bold, and the mode that decided a case run in both modes when the two modes
+    disagree."""
     targets, cases, by = grid(cells)
     lines = [
         "| case | " + " | ".join(f"`{t}`" for t in targets) + " |",
         "|---|" + "---|" * len(targets),
+        "| *wire* | "
+        + " | ".join(spoken_wire(t, cells, (wires or {}).get(t)) for t in targets)
+        + " |",
     ]
     for case in cases:
         marks = []
@@ -205,6 +224,8 @@ def exchange_json(exchange: Any, shown: Any) -> dict[str, Any]:
         "stream": bool(isinstance(exchange.body, dict) and exchange.body.get("stream")),
         "messages": len(exchange.messages),
         "body": shown(exchange.body),
+        # A chat request's body as it was sent (`body` is its neutral reading).
+        **({"sent": shown(exchange.sent)} if exchange.sent is not None else {}),
     }
 
 
@@ -223,6 +244,7 @@ def trial_json(cell: Cell) -> dict[str, Any]:
         "exit": ended.line(),
         # The exit's parts, so that `lab probe merge` reads the trial back (merge.py).
         "ended": {"status": ended.status, "error": ended.error, "timeout": ended.timeout},
+        "wire": trial.wire,  # the wire it was judged on (lab/probe/which_wire.py)
         "requests": [exchange_json(e, shown) for e in trial.exchanges],
         "new_files": list(trial.new_files),
         "output": trial.output,
@@ -275,7 +297,13 @@ def results_json(
         "isolation": isolation,
         "grades": list(GRADES),
         "targets": [
-            {"name": t.name, "about": t.about, "versions": versions(t), "missing": t.missing()}
+            {
+                "name": t.name,
+                "about": t.about,
+                "versions": versions(t),
+                "missing": t.missing(),
+                "wire": t.wire,  # None: read from the program's first request
+            }
             for t in targets
         ],
         "cases": [

@@ -31,6 +31,7 @@ from lab.probe.scripts import (
 from lab.probe.target import HUMAN_LOG
 from lab.probe.trial import Setting, Trial
 from lab.probe.verdict import Case, Rule
+from lab.probe.which_wire import CHAT, MESSAGES
 
 
 # ---------------------------------------------------------------- P2 / P3: answered with an error
@@ -50,6 +51,15 @@ def lost(what: str) -> Promise:
         return f"{what} got no result: {ending(trial)}"
 
     return named("answered", promise)
+
+
+# The wires whose tool results carry an error flag: on the chat wire a tool message is the only
+# answer a call can get (its text says what went wrong), so the rows that ask for the flag skip it.
+FLAGGED = (MESSAGES,)
+ERROR_RESULT = {
+    MESSAGES: "an is_error result",
+    CHAT: "a tool message (this wire has no error flag)",
+}
 
 
 def without_is_error(what: str, promise: str) -> Promise:
@@ -72,7 +82,7 @@ def turn_changed(what: str) -> Promise:
 
     def resent_whole(trial: Trial) -> str | None:
         resent = trial.resent(0)
-        return f"{what} got is_error, but {resent[1]}" if resent and resent[1] else None
+        return f"{what} was answered, but {resent[1]}" if resent and resent[1] else None
 
     return named("resent_whole", resent_whole)
 
@@ -96,11 +106,14 @@ def error_answered(what: str, promise: str) -> dict:
         Rule(rejected(), FAIL),
         Rule(lost(what), FAIL),
         Rule(then(f"{what} was answered, but then {{}}"), FAIL),
-        Rule(without_is_error(what, promise), NON_STRICT),
+        Rule(without_is_error(what, promise), NON_STRICT, wires=FLAGGED),
         Rule(turn_changed(what), NON_STRICT),
     )
-    kept = f"{what} got an is_error result, the run finished"
-    return dict(rules=rules, kept=lambda trial: kept, evidence=evidence)
+
+    def kept(trial: Trial) -> str:
+        return f"{what} got {ERROR_RESULT[trial.wire]}, the run finished"
+
+    return dict(rules=rules, kept=kept, evidence=evidence)
 
 
 # ---------------------------------------------------------------- P4: invalid streamed JSON
@@ -142,7 +155,8 @@ def unreadable_evidence(trial: Trial) -> list:
 
 def unreadable_kept(trial: Trial) -> str:
     _, answer, asked_again = unreadable(trial)
-    how = "answered with is_error" if answer and not asked_again else "dropped and asked again"
+    how = f"answered with {ERROR_RESULT[trial.wire]}" if answer and not asked_again else ""
+    how = how or "dropped and asked again"
     return f"the unreadable call was {how}, the run finished"
 
 
@@ -239,7 +253,7 @@ BAD_CALL_CASES: list[Case] = [
             Rule(crashed_on_json, FAIL),
             Rule(unreadable_lost, FAIL),
             Rule(then("{}"), FAIL),
-            Rule(unreadable_without_is_error, NON_STRICT),
+            Rule(unreadable_without_is_error, NON_STRICT, wires=FLAGGED),
         ),
         unreadable_kept,
         unreadable_evidence,

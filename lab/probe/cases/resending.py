@@ -24,6 +24,7 @@ from lab.probe.grades import FAIL, INFO, KEPT, NON_STRICT
 from lab.probe.scripts import finish, ids, the_call, two_calls
 from lab.probe.trial import NOT_AS_BLOCKS, Exchange, Setting, Trial, short
 from lab.probe.verdict import Case, Rule
+from lab.probe.which_wire import id_on
 from lab.probe.wire import pairing_of
 from lab.record import blocks_in
 
@@ -112,7 +113,7 @@ def turn_problem(trial: Trial, request: Exchange, stage: int) -> tuple[str, str]
         return None  # held by the server as the model gave it: unchanged by construction
     if not holders:  # the id as a whole word in a text block: a history written as text
         texts = " ".join(b.get("text", "") for m in request.messages for b in blocks_in(m))
-        if re.search(rf"\b{re.escape(call_id)}\b", texts):
+        if re.search(rf"\b{re.escape(id_on(request.wire, call_id))}\b", texts):
             return AS_TEXT, f"answer {stage + 1}'s call is written as text, not as a tool_use block"
         why = f"answer {stage + 1}'s assistant turn is missing from the history (no {call_id})"
         return LIES, why

@@ -29,6 +29,7 @@ from lab.probe.grades import FAIL, INFO, KEPT, NON_STRICT
 from lab.probe.scripts import cut_call, declared_end_turn, declared_tool_use, finish
 from lab.probe.trial import Setting, Trial, short
 from lab.probe.verdict import Case, Rule
+from lab.probe.which_wire import CHAT
 from lab.record import blocks_in
 
 
@@ -231,6 +232,7 @@ STOP_REASON_CASES: list[Case] = [
         checks="API: stop_reason pause_turn: send the paused turn back unchanged and go on",
         kept_when="the next request ends with the paused turn unchanged, and the run completes",
         script=stopped_with(PAUSED, "pause_turn"),
+        off_wire={CHAT: "pause_turn has no finish_reason on Chat Completions (a server tool's)"},
         rules=(
             Rule(stopped_uncleanly, FAIL),
             Rule(

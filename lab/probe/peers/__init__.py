@@ -25,6 +25,7 @@ from lab.probe.peers.install import (
     peer_modules,
 )
 from lab.probe.target import CONTRACT_ENV, OFFLINE_SWITCHES, Call, Target
+from lab.probe.which_wire import CHAT, MESSAGES
 
 
 def pip_line(distributions: list[str]) -> str:
@@ -47,6 +48,7 @@ def python_peer(
     env: Mapping[str, str] | None = None,
     denied_call: Call | None = None,
     final_call: Call | None = None,
+    wire: str = MESSAGES,
 ) -> Target:
     """A peer program in this package, run by the lab's own interpreter. With `denied_call`
     its framework's approvals keep the probe's permission contract (approvals.py)."""
@@ -67,13 +69,20 @@ def python_peer(
         about=about,
         denied_call=denied_call,
         final_call=final_call,
+        wire=wire,
     )
 
 
 NODE_PROGRAMS = Path(__file__).parent / "node"
 
 
-def node_peer(name: str, program: str, about: str, env: Mapping[str, str] | None = None) -> Target:
+def node_peer(
+    name: str,
+    program: str,
+    about: str,
+    env: Mapping[str, str] | None = None,
+    wire: str = MESSAGES,
+) -> Target:
     """A peer program in `node/`, run by the machine's node on the packages `lab peers install
     NAME` put in the lab's folder (NAME's entry in install.NPM_PEERS)."""
 
@@ -87,6 +96,7 @@ def node_peer(name: str, program: str, about: str, env: Mapping[str, str] | None
         distributions=tuple(f"npm:{package}" for package in NPM_PEERS[name]),
         missing=lambda: npm_missing(name),
         about=about,
+        wire=wire,
     )
 
 
@@ -170,6 +180,54 @@ PEERS: dict[str, Target] = {
             env={"LANGSMITH_TRACING": "false", "LANGCHAIN_TRACING_V2": "false"},
         ),
         CLAUDE_CODE,
+        # The Chat Completions wire (OPENAI_BASE_URL, OPENAI_API_KEY): harnesses that speak it.
+        python_peer(
+            "openai-tool-loop",
+            "openai_tool_loop",
+            ("openai",),
+            "the openai SDK's own tool loop, written plainly (chat.completions.create)",
+            wire=CHAT,
+        ),
+        python_peer(
+            "openai-agents-chat",
+            "openai_agents_chat",
+            ("openai-agents", "openai"),
+            "the OpenAI Agents SDK on its OpenAIChatCompletionsModel, run_sync "
+            "(a tool that needs approval)",
+            env={"OPENAI_AGENTS_DISABLE_TRACING": "1"},
+            denied_call=DENIED_CALL,
+            wire=CHAT,
+        ),
+        python_peer(
+            "langchain-openai",
+            "langchain_openai_agent",
+            ("langchain", "langgraph", "langchain-openai", "langchain-anthropic", "langchain-core"),
+            "LangChain's create_agent on ChatOpenAI, invoke (human-in-the-loop middleware)",
+            denied_call=DENIED_CALL,
+            wire=CHAT,
+        ),
+        python_peer(
+            "pydantic-ai-openai",
+            "pydantic_ai_openai",
+            ("pydantic-ai-slim", "openai", "anthropic"),
+            "a pydantic-ai Agent on its OpenAIChatModel, run_sync (a tool that requires approval)",
+            denied_call=DENIED_CALL,
+            wire=CHAT,
+        ),
+        python_peer(
+            "smolagents-openai",
+            "smolagents_openai",
+            ("smolagents", "openai"),
+            "a smolagents ToolCallingAgent on its OpenAIServerModel, run",
+            final_call=("final_answer", '{"answer": "done."}'),
+            wire=CHAT,
+        ),
+        node_peer(
+            "ai-sdk-openai",
+            "ai_sdk_openai.mjs",
+            "the Vercel AI SDK on its OpenAI provider's chat model, generateText with stopWhen",
+            wire=CHAT,
+        ),
     )
 }
 

@@ -32,6 +32,7 @@ CLAUDE_CODE_VERSION = "2.1.332"
 NPM_PEERS: dict[str, dict[str, str]] = {
     "claude-code": {CLAUDE_CODE_PACKAGE: CLAUDE_CODE_VERSION},
     "ai-sdk": {"ai": "7.0.173", "@ai-sdk/anthropic": "4.0.105", "zod": "4.6.7"},
+    "ai-sdk-openai": {"ai": "7.0.173", "@ai-sdk/openai": "4.0.118", "zod": "4.6.7"},
     "anthropic-ts-tool-runner": {"@anthropic-ai/sdk": "1.16.0", "zod": "4.6.7"},
     "langchain-js": {
         "langchain": "1.5.14",

@@ -12,6 +12,7 @@ with the deny rule, then the human (approvals.py), and resumes with the decision
 from langchain.agents import create_agent
 from langchain.agents.middleware import HumanInTheLoopMiddleware
 from langchain_anthropic import ChatAnthropic
+from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
@@ -25,9 +26,9 @@ def decision(request: dict) -> dict:
     return {"type": "approve"} if why is None else {"type": "reject", "message": why}
 
 
-def agent(prompt: str) -> str:
-    # ChatAnthropic reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment.
-    model = ChatAnthropic(model=MODEL, streaming=streamed(default=False))
+def run_graph(model: BaseChatModel, prompt: str) -> str:
+    """The agent on `model`, invoked and resumed until no call waits for review (shared with
+    its twin on the Chat Completions wire, langchain_openai_agent.py)."""
     review = {APPROVAL_TOOL: {"allowed_decisions": ["approve", "reject"]}}
     graph = create_agent(
         model,
@@ -49,6 +50,11 @@ def agent(prompt: str) -> str:
                 for pause in result.interrupts
             }
         )
+
+
+def agent(prompt: str) -> str:
+    # ChatAnthropic reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment.
+    return run_graph(ChatAnthropic(model=MODEL, streaming=streamed(default=False)), prompt)
 
 
 if __name__ == "__main__":

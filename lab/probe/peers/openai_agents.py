@@ -5,67 +5,18 @@ streams. Its target sets OPENAI_AGENTS_DISABLE_TRACING and LiteLLM's offline swi
 (OFFLINE_SWITCHES in lab/probe/target.py): both libraries would otherwise reach for the network
 on their own (trace export, LiteLLM's model-price table).
 
-Approvals: its `touch` tool is a function tool with `needs_approval=True`, so the run stops with
-the call among its `interruptions`; the program answers each with the deny rule, then the human
-(approvals.py) — `RunState.approve`, or `RunState.reject` with the reason — and runs the state
-again, until a run ends without interruptions.
+Approvals: its `touch` tool is a function tool with `needs_approval=True`; agents_runs.py answers
+each call the run stops on (the deny rule, then the human) and runs it again.
 """
 
-import asyncio
-import json
 import os
 
-from agents import (
-    Agent,
-    ModelSettings,
-    Runner,
-    RunResult,
-    RunResultStreaming,
-    RunState,
-    function_tool,
-)
+from agents import Agent, ModelSettings, function_tool
 from agents.extensions.models.litellm_model import LitellmModel
 
-from lab.probe.peers.approvals import decide, touch
-from lab.probe.peers.program import MAX_TOKENS, MAX_TURNS, MODEL, read_file, run, streamed
-
-
-def answered(result: RunResult | RunResultStreaming) -> RunState | None:
-    """The run's state with every call waiting for approval answered; None: none was waiting."""
-    if not result.interruptions:
-        return None
-    state = result.to_state()
-    for item in result.interruptions:
-        try:
-            args = json.loads(item.arguments or "{}")
-        except ValueError:
-            args = item.arguments
-        why = decide(item.name or "", args)
-        if why is None:
-            state.approve(item)
-        else:
-            state.reject(item, rejection_message=why)
-    return state
-
-
-async def run_streamed(assistant: Agent, prompt: str) -> str:
-    asked: str | RunState = prompt
-    while True:
-        result = Runner.run_streamed(assistant, asked, max_turns=MAX_TURNS)
-        async for _event in result.stream_events():
-            pass  # a real harness would show these as they come
-        if (state := answered(result)) is None:
-            return result.final_output
-        asked = state
-
-
-def run_sync(assistant: Agent, prompt: str) -> str:
-    asked: str | RunState = prompt
-    while True:
-        result = Runner.run_sync(assistant, asked, max_turns=MAX_TURNS)
-        if (state := answered(result)) is None:
-            return result.final_output
-        asked = state
+from lab.probe.peers.agents_runs import run_agent
+from lab.probe.peers.approvals import touch
+from lab.probe.peers.program import MAX_TOKENS, MODEL, read_file, run
 
 
 def agent(prompt: str) -> str:
@@ -81,9 +32,7 @@ def agent(prompt: str) -> str:
         model_settings=ModelSettings(max_tokens=MAX_TOKENS),
         tools=[function_tool(read_file), function_tool(touch, needs_approval=True)],
     )
-    if streamed(default=False):
-        return asyncio.run(run_streamed(assistant, prompt))
-    return run_sync(assistant, prompt)
+    return run_agent(assistant, prompt)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
 A peer is the minimal idiomatic program a harness author writes with one framework. The probe
 starts it as `python -m lab.probe.peers.<module> PROMPT` in a scratch folder, with
-`ANTHROPIC_BASE_URL` and `ANTHROPIC_API_KEY` pointing at the lab's fake API.
+`ANTHROPIC_BASE_URL`/`ANTHROPIC_API_KEY` (the Messages wire) and `OPENAI_BASE_URL`/
+`OPENAI_API_KEY` (the Chat Completions wire) pointing at the lab's fake API.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["MAX_TOKENS", "MAX_TURNS", "MODEL", "read_file", "run", "streamed"]
+__all__ = ["MAX_TOKENS", "MAX_TURNS", "MODEL", "OPENAI_MODEL", "read_file", "run", "streamed"]
 
 # Any name works against the fake API; a real one keeps libraries with model tables quiet.
 MODEL = "claude-sonnet-4-5"
+OPENAI_MODEL = "gpt-4.1-mini"  # the Chat Completions peers' (no reasoning settings added for it)
 MAX_TOKENS = 1024
 # Model calls one run may make: the probe's longest case (P12) is a 20-turn run.
 MAX_TURNS = 25

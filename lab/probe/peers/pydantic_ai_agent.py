@@ -9,14 +9,17 @@ Approvals: its `touch` tool is declared `requires_approval=True` (a deferred too
 program's deny rule, then the human (approvals.py), a refusal as pydantic-ai's `ToolDenied`.
 """
 
-from pydantic_ai import Agent, RunContext, Tool
+from collections.abc import AsyncIterable
+
+from pydantic_ai import Agent, AgentStreamEvent, RunContext, Tool
 from pydantic_ai.capabilities import HandleDeferredToolCalls
+from pydantic_ai.models import Model
 from pydantic_ai.models.anthropic import AnthropicModel
 from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, ToolDenied
 from pydantic_ai.usage import UsageLimits
 
 from lab.probe.peers.approvals import decide, touch
-from lab.probe.peers.program import MAX_TURNS, MODEL, read_file, run
+from lab.probe.peers.program import MAX_TURNS, MODEL, read_file, run, streamed
 
 
 def review(ctx: RunContext, requests: DeferredToolRequests) -> DeferredToolResults:
@@ -28,15 +31,30 @@ def review(ctx: RunContext, requests: DeferredToolRequests) -> DeferredToolResul
     return results
 
 
-def agent(prompt: str) -> str:
-    # Its provider reads ANTHROPIC_API_KEY; the SDK client under it reads ANTHROPIC_BASE_URL.
+async def watch(ctx: RunContext, events: AsyncIterable[AgentStreamEvent]) -> None:
+    async for _event in events:
+        pass  # a real harness would show these as they come
+
+
+def run_agent(model: Model, prompt: str) -> str:
+    """The agent on `model`, run to its end (shared with its twin on the Chat Completions wire,
+    pydantic_ai_openai.py)."""
     assistant = Agent(
-        AnthropicModel(MODEL),
+        model,
         tools=[read_file, Tool(touch, requires_approval=True)],
         capabilities=[HandleDeferredToolCalls(handler=review)],
     )
-    result = assistant.run_sync(prompt, usage_limits=UsageLimits(request_limit=MAX_TURNS))
+    limits = UsageLimits(request_limit=MAX_TURNS)
+    # An event stream handler makes pydantic-ai stream each model request (its way to watch a
+    # run as it goes); the Anthropic model streams anyway, the OpenAI model only then.
+    handler = watch if streamed(default=False) else None
+    result = assistant.run_sync(prompt, usage_limits=limits, event_stream_handler=handler)
     return result.output
+
+
+def agent(prompt: str) -> str:
+    # Its provider reads ANTHROPIC_API_KEY; the SDK client under it reads ANTHROPIC_BASE_URL.
+    return run_agent(AnthropicModel(MODEL), prompt)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ would otherwise fetch its model-price table.
 
 import os
 
-from smolagents import LiteLLMModel, ToolCallingAgent, tool
+from smolagents import LiteLLMModel, Model, ToolCallingAgent, tool
 
 from lab.probe.peers import program
 from lab.probe.peers.program import MAX_TOKENS, MAX_TURNS, MODEL, run, streamed
@@ -28,13 +28,9 @@ def read_file(path: str) -> str:
     return program.read_file(path)
 
 
-def agent(prompt: str) -> str:
-    model = LiteLLMModel(
-        model_id=f"anthropic/{MODEL}",
-        api_base=os.environ["ANTHROPIC_BASE_URL"],
-        api_key=os.environ["ANTHROPIC_API_KEY"],
-        max_tokens=MAX_TOKENS,
-    )
+def run_agent(model: Model, prompt: str) -> str:
+    """The agent on `model`, run to its end (shared with its twin on the Chat Completions wire,
+    smolagents_openai.py)."""
     assistant = ToolCallingAgent(
         tools=[read_file],
         model=model,
@@ -43,6 +39,16 @@ def agent(prompt: str) -> str:
         verbosity_level=0,  # its rich step panels would only fill the probe's evidence
     )
     return str(assistant.run(prompt))
+
+
+def agent(prompt: str) -> str:
+    model = LiteLLMModel(
+        model_id=f"anthropic/{MODEL}",
+        api_base=os.environ["ANTHROPIC_BASE_URL"],
+        api_key=os.environ["ANTHROPIC_API_KEY"],
+        max_tokens=MAX_TOKENS,
+    )
+    return run_agent(model, prompt)
 
 
 if __name__ == "__main__":

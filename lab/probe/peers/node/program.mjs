@@ -2,8 +2,9 @@
 //
 // A Node peer is the minimal program a harness author writes with one npm framework. The probe
 // starts it as `node PEER.mjs PROMPT` in a scratch folder, with ANTHROPIC_BASE_URL and
-// ANTHROPIC_API_KEY pointing at the lab's fake API, and LAB_PEER_NODE_MODULES naming the folder
-// where `lab peers install NAME` put the framework (pinned versions, outside any project).
+// ANTHROPIC_API_KEY (OPENAI_BASE_URL and OPENAI_API_KEY on the Chat Completions wire) pointing
+// at the lab's fake API, and LAB_PEER_NODE_MODULES naming the folder where `lab peers install
+// NAME` put the framework (pinned versions, outside any project).
 
 import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 
 // Any name works against the fake API; a real one keeps libraries with model tables quiet.
 export const MODEL = 'claude-sonnet-4-5';
+export const OPENAI_MODEL = 'gpt-4.1-mini'; // the Chat Completions peers'
 export const MAX_TOKENS = 1024;
 // Model calls one run may make: the probe's longest case (P12) is a 20-turn run.
 export const MAX_TURNS = 25;

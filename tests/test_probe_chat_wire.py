@@ -1,0 +1,239 @@
+"""The probe on the Chat Completions wire, in process: the real `openai` SDK talks to the fake's
+chat route through the probe's Recorder, and the same case tables judge what it sent.
+
+Each test plays a probe case's script to a small loop written against `openai.OpenAI`, then
+grades the recorded Trial with `verdict` (no program, no socket): the chat request is recorded
+as the neutral history (tool_calls as tool_use blocks, tool messages as tool_result blocks, the
+same ids), the wire is read from the request path, and the rows or cases that have no meaning on
+this wire are skipped or n/a by their own data.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import httpx2
+import openai
+import pytest
+
+from lab.model import FakeMessagesAPI, ScriptedModel
+from lab.model.chat_history import neutral_body, script_id
+from lab.model.chat_render import call_id
+from lab.probe.cases import script_tools
+from lab.probe.catalogue import BY_ID
+from lab.probe.conversation import Conversation
+from lab.probe.grades import FAIL, KEPT, NA, NON_STRICT
+from lab.probe.recorder import Recorder
+from lab.probe.trial import Exit, Setting, Trial
+from lab.probe.verdict import verdict
+from lab.probe.which_wire import CHAT, MESSAGES, wire_of
+
+CANARY = "lab-canary-chat-wire"
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "read_file",
+            "parameters": {
+                "type": "object",
+                "properties": {"path": {"type": "string"}},
+                "required": ["path"],
+            },
+        },
+    }
+]
+Loop = Callable[[openai.OpenAI, str], str]
+
+
+def read(name: str, arguments: str) -> str:
+    """The one tool, on a pretend folder whose notes.txt holds the canary."""
+    if name != "read_file":
+        return f"Error: unknown tool {name!r}"
+    try:
+        path = json.loads(arguments)["path"]
+    except (ValueError, KeyError, TypeError) as error:
+        return f"Error: invalid arguments: {error}"
+    return f"The notes say {CANARY}." if path == "notes.txt" else f"Error: no file {path}"
+
+
+def careful(client: openai.OpenAI, prompt: str) -> str:
+    """Decides by the message's tool_calls; answers every call, an error as its text."""
+    messages: list = [{"role": "user", "content": prompt}]
+    for _ in range(30):
+        asked = client.chat.completions.create(model="gpt-4.1-mini", messages=messages, tools=TOOLS)
+        message = asked.choices[0].message
+        if not message.tool_calls:
+            return message.content or ""
+        messages.append(message.model_dump(exclude_none=True))
+        for call in message.tool_calls:
+            text = read(call.function.name, call.function.arguments)
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": text})
+    raise RuntimeError("too many turns")
+
+
+def trusting(client: openai.OpenAI, prompt: str) -> str:
+    """This wire's D1: runs calls only when finish_reason says tool_calls."""
+    messages: list = [{"role": "user", "content": prompt}]
+    for _ in range(30):
+        choice = client.chat.completions.create(
+            model="gpt-4.1-mini", messages=messages, tools=TOOLS
+        ).choices[0]
+        if choice.finish_reason != "tool_calls":
+            return choice.message.content or ""
+        messages.append(choice.message.model_dump(exclude_none=True))
+        for call in choice.message.tool_calls or []:
+            text = read(call.function.name, call.function.arguments)
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": text})
+    raise RuntimeError("too many turns")
+
+
+def played(case_id: str, loop: Loop, forced: str | None = None) -> Trial:
+    """The case's script played to `loop` over the fake's chat route, recorded as a Trial."""
+    marker = f"[lab probe {case_id}]"
+    setting = Setting(case_id, CANARY, ("read_file", {"path": "notes.txt"}), None, marker, marker)
+    stages = BY_ID[case_id].script(setting)
+    conversation = Conversation(stages, marker, tools=script_tools(setting))
+    recorder = Recorder(FakeMessagesAPI(ScriptedModel(conversation)), conversation.log)
+    client = openai.OpenAI(
+        api_key="sk-lab-probe",
+        base_url="http://fake.lab/v1",
+        max_retries=0,
+        http_client=openai.DefaultHttpxClient(transport=httpx2.MockTransport(recorder)),
+    )
+    try:
+        loop(client, setting.prompt)
+        status = 0
+    except openai.OpenAIError:
+        status = 1
+    exchanges = recorder.exchanges
+    return Trial("chat", setting, stages, exchanges, Exit(status), forced_wire=forced)
+
+
+# ---------------------------------------------------------------- the record
+def test_a_chat_request_is_recorded_as_blocks_with_the_script_s_ids():
+    trial = played("P1", careful)
+    assert [e.wire for e in trial.exchanges] == [CHAT, CHAT]
+    assert trial.wire == CHAT
+    second = trial.exchanges[1].messages
+    assert [m["role"] for m in second] == ["user", "assistant", "user"]
+    (use,) = [b for b in second[1]["content"] if b["type"] == "tool_use"]
+    (result,) = second[2]["content"]
+    assert use["id"] == result["tool_use_id"] == trial.stage_ids(0, fault=True)[0]
+    assert use["id"].startswith("toolu_") and use["input"] == {"path": "notes.txt"}
+    assert CANARY in result["content"] and "is_error" not in result
+    sent = trial.exchanges[1].sent["messages"]  # the body as it came, kept beside its reading
+    assert sent[1]["tool_calls"][0]["id"] == sent[2]["tool_call_id"] == call_id(use["id"])
+    assert trial.exchanges[1].sent["tools"] == TOOLS
+
+
+def test_neutral_body_translates_every_part_and_keeps_what_does_not_parse():
+    body = {
+        "model": "m",
+        "max_completion_tokens": 50,
+        "stream": True,
+        "tools": TOOLS,
+        "messages": [
+            {"role": "developer", "content": "be brief"},
+            {"role": "user", "content": [{"type": "text", "text": "hi"}]},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "call_7",
+                        "type": "function",
+                        "function": {"name": "a", "arguments": "{"},
+                    }
+                ],
+            },
+            {"role": "tool", "tool_call_id": "call_7", "content": "bad json"},
+            {"role": "user", "content": "go on"},
+        ],
+    }
+    assert neutral_body(body) == {
+        "model": "m",
+        "max_tokens": 50,
+        "stream": True,
+        "system": "be brief",
+        "tools": [
+            {
+                "name": "read_file",
+                "description": "",
+                "input_schema": TOOLS[0]["function"]["parameters"],
+            }
+        ],
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "hi"}]},
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "tool_use", "id": "toolu_7", "name": "a", "input": {}, "raw_json": "{"}
+                ],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "toolu_7", "content": "bad json"},
+                    {"type": "text", "text": "go on"},
+                ],
+            },
+        ],
+    }
+    assert neutral_body("not an object") == "not an object"
+
+
+@pytest.mark.parametrize("script_id_", ["toolu_001", "toolu_p1_01"])
+def test_an_id_goes_to_the_chat_wire_and_back_unchanged(script_id_):
+    assert script_id(call_id(script_id_)) == script_id_
+
+
+@pytest.mark.parametrize(
+    ("path", "wire"),
+    [
+        ("/v1/messages", MESSAGES),
+        ("/v1/chat/completions", CHAT),
+        ("/proxy/v1/chat/completions/", CHAT),
+        ("/v1/messages/count_tokens", None),
+        ("/v1/models", None),
+    ],
+)
+def test_the_wire_is_read_from_the_path(path, wire):
+    assert wire_of(path) == wire
+
+
+# ---------------------------------------------------------------- the same tables judge it
+def test_p1_catches_this_wire_s_d1_and_keeps_the_careful_loop():
+    assert verdict(BY_ID["P1"], played("P1", careful)).kind == KEPT
+    caught = verdict(BY_ID["P1"], played("P1", trusting))
+    assert (caught.kind, caught.because) == (
+        FAIL,
+        "the call was dropped: its canary never came back",
+    )
+
+
+def test_p1b_tool_calls_with_none_sent_is_no_empty_follow_up_here():
+    # finish_reason "tool_calls" with no call: the trusting loop asks again with an assistant
+    # message and nothing to answer, which this wire accepts (an empty Messages turn it would not).
+    assert verdict(BY_ID["P1b"], played("P1b", trusting)).kind == KEPT
+
+
+def test_p10_a_call_cut_by_length_is_not_run_by_the_careful_loop():
+    trial = played("P10", careful)
+    assert trial.exchanges[0].played.kind == "fault"  # finish_reason "length", arguments cut
+    assert verdict(BY_ID["P10"], trial).kind == KEPT
+
+
+def test_the_is_error_row_is_skipped_on_the_wire_that_has_no_such_flag():
+    trial = played("P2", careful)  # the unknown tool answered by a tool message, no flag
+    on_chat = verdict(BY_ID["P2"], trial)
+    assert on_chat.kind == KEPT and "no error flag" in on_chat.because
+    judged_as_messages = verdict(BY_ID["P2"], played("P2", careful, forced=MESSAGES))
+    assert judged_as_messages.kind == NON_STRICT  # the same record, the flag's row applies
+
+
+def test_a_case_with_no_meaning_on_the_wire_is_na_with_its_reason():
+    setting = Setting("P18", CANARY, ("read_file", {}), None, "[m]", "[m]")
+    trial = Trial("chat", setting, (), (), Exit(0), forced_wire=CHAT)
+    said = verdict(BY_ID["P18"], trial)
+    assert said.kind == NA and "pause_turn" in said.because and "openai wire" in said.because
