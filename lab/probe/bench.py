@@ -221,7 +221,7 @@ def run_trial(
         places = outside_places()  # the degraded alternative to a view of its own (view.py)
         outside_before = listing(places)
         with FakeServer(recorder) as server:
-            env = environment(scratch, server.url, target.env, stream)
+            env = environment(scratch, server.url, {**target.env, **dict(case.asks)}, stream)
             argv = target.argv(setting.prompt, scratch.work)
             own_view = places != []  # under `lab probe`: see outside_places
             wire = recorder.wire

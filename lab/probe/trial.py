@@ -310,6 +310,10 @@ def block_line(block: object) -> str:
         return f"tool_result {block.get('tool_use_id')}{flag} {cut(result_text(block))}"
     if kind == "text":
         return f"text {cut(str(block.get('text', '')))}"
+    if kind == "thinking":
+        return f"thinking {cut(str(block.get('thinking', '')), 60)}"
+    if kind in ("server_tool_use", "web_search_tool_result"):
+        return f"{kind} {block.get('id') or block.get('tool_use_id')}"
     return str(kind)
 
 

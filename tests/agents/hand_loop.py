@@ -15,8 +15,14 @@ striptext  like careful, but re-sends each assistant turn without its text block
 rename     like careful, but re-sends an unknown tool's call under the name read_file
 eager      like careful, but asks again at once after a 429 or 529, whatever retry-after says
 textfirst  like careful, but puts a text block before the results (the API rejects it: 400)
+thinking   like careful, with a thinking budget when LAB_PROBE_THINKING=1, a web search (a
+           server tool) declared when LAB_PROBE_SERVER_TOOL=1: each turn sent back whole
+adaptive   like thinking, with adaptive thinking, and each turn sent back without its thinking
+nothought  like thinking, but each turn sent back without its thinking (the API rejects it)
+badschema  like careful, but its tool's schema is not JSON Schema (the API rejects it: 400)
 """
 
+import os
 import sys
 from pathlib import Path
 
@@ -34,6 +40,22 @@ TOOLS = [
     }
 ]
 STREAMED = {"streaming", "giveup", "raising", "partial"}
+THOUGHTFUL = {"thinking", "adaptive", "nothought"}
+THINKING = {"type": "enabled", "budget_tokens": 1024}
+WEB_SEARCH = {"type": "web_search_20250305", "name": "web_search", "max_uses": 1}
+BAD_SCHEMA = {"type": "object", "properties": {"path": {"type": "strin"}}, "required": "path"}
+
+
+def request_for(messages: list, mode: str) -> dict:
+    """The request this mode sends: its tools and, when asked for, thinking and a server tool."""
+    tools = [{**TOOLS[0], "input_schema": BAD_SCHEMA}] if mode == "badschema" else TOOLS
+    request = {"model": "any", "max_tokens": 1024, "messages": messages, "tools": tools}
+    if mode in THOUGHTFUL and os.environ.get("LAB_PROBE_THINKING") == "1":
+        asked = {"type": "adaptive"} if mode == "adaptive" else THINKING
+        request |= {"thinking": asked, "max_tokens": 2048}
+    if mode in THOUGHTFUL and os.environ.get("LAB_PROBE_SERVER_TOOL") == "1":
+        request["tools"] = [*tools, WEB_SEARCH]
+    return request
 
 
 class AgentError(Exception):
@@ -41,7 +63,7 @@ class AgentError(Exception):
 
 
 def ask(client: anthropic.Anthropic, messages: list, mode: str):
-    request = {"model": "any", "max_tokens": 1024, "messages": messages, "tools": TOOLS}
+    request = request_for(messages, mode)
     if mode not in STREAMED:
         return client.messages.create(**request)
     with client.messages.stream(**request) as stream:
@@ -84,6 +106,8 @@ def resent(block, mode: str) -> dict | None:
         return None
     if mode == "rename" and block.type == "tool_use" and block.name != "read_file":
         return {**block.to_dict(), "name": "read_file"}
+    if mode in ("adaptive", "nothought") and block.type in ("thinking", "redacted_thinking"):
+        return None
     return block.to_dict()
 
 
@@ -105,6 +129,8 @@ def run(prompt: str, mode: str) -> None:
             continue
         blocks = [b for b in (resent(block, mode) for block in reply.content) if b]
         messages.append({"role": "assistant", "content": blocks})
+        if mode in THOUGHTFUL and reply.stop_reason == "pause_turn":
+            continue  # the server tool's loop goes on from the paused turn, sent back as it came
         if not calls:
             return
         results = [result(call, mode not in ("trusting", "title")) for call in calls]
