@@ -2,6 +2,8 @@
 
 Mode: not streamed by default (`ChatAnthropic` under `invoke`: no `stream` field on the wire);
 `ChatAnthropic(streaming=True)` when the probe asks for streams.
+Asked (program.py): thinking with a budget (`ChatAnthropic(thinking=...)`), a web search
+(a server tool, as a dict) among its tools.
 
 Approvals: `HumanInTheLoopMiddleware` pauses the run before its `touch` tool runs (a LangGraph
 interrupt, so the graph has a checkpointer); the program answers each call the interrupt lists
@@ -16,7 +18,18 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
 from lab.probe.peers.approvals import APPROVAL_TOOL, decide, touch
-from lab.probe.peers.program import MAX_TURNS, MODEL, read_file, run, streamed
+from lab.probe.peers.program import (
+    MAX_TURNS,
+    MODEL,
+    THINKING,
+    THINKING_MAX_TOKENS,
+    WEB_SEARCH,
+    read_file,
+    run,
+    server_tool,
+    streamed,
+    thinking,
+)
 
 
 def decision(request: dict) -> dict:
@@ -25,13 +38,25 @@ def decision(request: dict) -> dict:
     return {"type": "approve"} if why is None else {"type": "reject", "message": why}
 
 
+def chat_model() -> ChatAnthropic:
+    """ChatAnthropic in the answer mode asked for, with thinking when asked for."""
+    if thinking():
+        return ChatAnthropic(
+            model=MODEL,
+            streaming=streamed(default=False),
+            max_tokens=THINKING_MAX_TOKENS,
+            thinking=THINKING,
+        )
+    return ChatAnthropic(model=MODEL, streaming=streamed(default=False))
+
+
 def agent(prompt: str) -> str:
     # ChatAnthropic reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment.
-    model = ChatAnthropic(model=MODEL, streaming=streamed(default=False))
+    model = chat_model()
     review = {APPROVAL_TOOL: {"allowed_decisions": ["approve", "reject"]}}
     graph = create_agent(
         model,
-        tools=[read_file, touch],
+        tools=[read_file, touch, *([WEB_SEARCH] if server_tool() else [])],
         middleware=[HumanInTheLoopMiddleware(interrupt_on=review)],
         checkpointer=InMemorySaver(),  # an interrupted run resumes from its checkpoint
     )

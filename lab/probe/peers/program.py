@@ -12,7 +12,19 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["MAX_TOKENS", "MAX_TURNS", "MODEL", "read_file", "run", "streamed"]
+__all__ = [
+    "MAX_TOKENS",
+    "MAX_TURNS",
+    "MODEL",
+    "THINKING",
+    "THINKING_MAX_TOKENS",
+    "WEB_SEARCH",
+    "read_file",
+    "run",
+    "server_tool",
+    "streamed",
+    "thinking",
+]
 
 # Any name works against the fake API; a real one keeps libraries with model tables quiet.
 MODEL = "claude-sonnet-4-5"
@@ -26,6 +38,23 @@ def streamed(default: bool) -> bool:
     default. Cases whose point needs one mode (a JSON answer, or faults inside a stream) set it."""
     asked = os.environ.get("LAB_PROBE_STREAM")
     return default if asked is None else asked == "1"
+
+
+# Extended thinking with the API's least budget; max_tokens must be above the budget.
+THINKING = {"type": "enabled", "budget_tokens": 1024}
+THINKING_MAX_TOKENS = 2048
+# The server tool a peer declares when asked: the API runs the search itself (the fake: never).
+WEB_SEARCH = {"type": "web_search_20250305", "name": "web_search", "max_uses": 1}
+
+
+def thinking() -> bool:
+    """Turn extended thinking on? The probe's LAB_PROBE_THINKING=1 asks (cases P24, P25)."""
+    return os.environ.get("LAB_PROBE_THINKING") == "1"
+
+
+def server_tool() -> bool:
+    """Declare a server tool (a web search)? The probe's LAB_PROBE_SERVER_TOOL=1 asks (P18)."""
+    return os.environ.get("LAB_PROBE_SERVER_TOOL") == "1"
 
 
 def read_file(path: str) -> str:

@@ -7,16 +7,27 @@ is past the SDK's limit for a non-streamed request, so pydantic-ai streams it.
 Approvals: its `touch` tool is declared `requires_approval=True` (a deferred tool), and the
 `HandleDeferredToolCalls` capability answers each call waiting for approval during the run: the
 program's deny rule, then the human (approvals.py), a refusal as pydantic-ai's `ToolDenied`.
+
+Asked (program.py): thinking with a budget (`anthropic_thinking`), its `WebSearch` capability
+(the API's own web search, no local fallback).
 """
 
 from pydantic_ai import Agent, RunContext, Tool
-from pydantic_ai.capabilities import HandleDeferredToolCalls
-from pydantic_ai.models.anthropic import AnthropicModel
+from pydantic_ai.capabilities import AbstractCapability, HandleDeferredToolCalls, WebSearch
+from pydantic_ai.models.anthropic import AnthropicModel, AnthropicModelSettings
 from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, ToolDenied
 from pydantic_ai.usage import UsageLimits
 
 from lab.probe.peers.approvals import decide, touch
-from lab.probe.peers.program import MAX_TURNS, MODEL, read_file, run
+from lab.probe.peers.program import (
+    MAX_TURNS,
+    MODEL,
+    THINKING,
+    read_file,
+    run,
+    server_tool,
+    thinking,
+)
 
 
 def review(ctx: RunContext, requests: DeferredToolRequests) -> DeferredToolResults:
@@ -30,10 +41,15 @@ def review(ctx: RunContext, requests: DeferredToolRequests) -> DeferredToolResul
 
 def agent(prompt: str) -> str:
     # Its provider reads ANTHROPIC_API_KEY; the SDK client under it reads ANTHROPIC_BASE_URL.
+    capabilities: list[AbstractCapability] = [HandleDeferredToolCalls(handler=review)]
+    if server_tool():
+        capabilities.append(WebSearch(max_uses=1))
+    settings = AnthropicModelSettings(anthropic_thinking=THINKING) if thinking() else None
     assistant = Agent(
         AnthropicModel(MODEL),
         tools=[read_file, Tool(touch, requires_approval=True)],
-        capabilities=[HandleDeferredToolCalls(handler=review)],
+        capabilities=capabilities,
+        model_settings=settings,
     )
     result = assistant.run_sync(prompt, usage_limits=UsageLimits(request_limit=MAX_TURNS))
     return result.output
