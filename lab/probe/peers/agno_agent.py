@@ -3,7 +3,8 @@
 Agno reports a failed run in the run's output (status ERROR) instead of raising; the program
 turns that into exit status 1, as a harness author would. Mode: not streamed by default;
 `run(stream=True)` when the probe asks for streams. Telemetry is off in the code and by its
-target's AGNO_TELEMETRY=false.
+target's AGNO_TELEMETRY=false. Asked (program.py): thinking with a budget (`Claude(thinking=...)`),
+a web search (a server tool, as a dict) among its tools.
 """
 
 from collections.abc import Iterator
@@ -13,7 +14,19 @@ from agno.models.anthropic import Claude
 from agno.run.agent import RunErrorEvent, RunOutput
 from agno.run.base import RunStatus
 
-from lab.probe.peers.program import MAX_TOKENS, MAX_TURNS, MODEL, read_file, run, streamed
+from lab.probe.peers.program import (
+    MAX_TOKENS,
+    MAX_TURNS,
+    MODEL,
+    THINKING,
+    THINKING_MAX_TOKENS,
+    WEB_SEARCH,
+    read_file,
+    run,
+    server_tool,
+    streamed,
+    thinking,
+)
 
 
 def last_output(events: Iterator[object]) -> RunOutput:
@@ -28,9 +41,12 @@ def last_output(events: Iterator[object]) -> RunOutput:
 
 def agent(prompt: str) -> str:
     # The SDK client under it reads ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY from the environment.
+    model = Claude(id=MODEL, max_tokens=MAX_TOKENS)
+    if thinking():
+        model = Claude(id=MODEL, max_tokens=THINKING_MAX_TOKENS, thinking=THINKING)
     assistant = Agent(
-        model=Claude(id=MODEL, max_tokens=MAX_TOKENS),
-        tools=[read_file],
+        model=model,
+        tools=[read_file, *([WEB_SEARCH] if server_tool() else [])],
         tool_call_limit=MAX_TURNS,
         telemetry=False,
     )

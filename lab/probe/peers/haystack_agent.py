@@ -2,7 +2,8 @@
 
 Mode: not streamed by default; with a `streaming_callback` (the generator then streams) when the
 probe asks for streams. Its target sets HAYSTACK_TELEMETRY_ENABLED=False: Haystack otherwise
-sends usage events.
+sends usage events. Asked (program.py): thinking with a budget (its `generation_kwargs`); it
+declares no server tool (its tools are Haystack `Tool`s, run by the program).
 """
 
 from haystack.components.agents import Agent
@@ -10,7 +11,17 @@ from haystack.dataclasses import ChatMessage, StreamingChunk
 from haystack.tools import create_tool_from_function
 from haystack_integrations.components.generators.anthropic import AnthropicChatGenerator
 
-from lab.probe.peers.program import MAX_TOKENS, MAX_TURNS, MODEL, read_file, run, streamed
+from lab.probe.peers.program import (
+    MAX_TOKENS,
+    MAX_TURNS,
+    MODEL,
+    THINKING,
+    THINKING_MAX_TOKENS,
+    read_file,
+    run,
+    streamed,
+    thinking,
+)
 
 
 def show(chunk: StreamingChunk) -> None:
@@ -19,7 +30,10 @@ def show(chunk: StreamingChunk) -> None:
 
 def agent(prompt: str) -> str:
     # The SDK client under it reads ANTHROPIC_BASE_URL (and the key) from the environment.
-    generator = AnthropicChatGenerator(model=MODEL, generation_kwargs={"max_tokens": MAX_TOKENS})
+    asked: dict = {"max_tokens": MAX_TOKENS}
+    if thinking():
+        asked = {"max_tokens": THINKING_MAX_TOKENS, "thinking": THINKING}
+    generator = AnthropicChatGenerator(model=MODEL, generation_kwargs=asked)
     assistant = Agent(
         chat_generator=generator,
         tools=[create_tool_from_function(read_file)],

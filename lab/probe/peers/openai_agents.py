@@ -9,6 +9,9 @@ Approvals: its `touch` tool is a function tool with `needs_approval=True`, so th
 the call among its `interruptions`; the program answers each with the deny rule, then the human
 (approvals.py) — `RunState.approve`, or `RunState.reject` with the reason — and runs the state
 again, until a run ends without interruptions.
+
+Asked (program.py): thinking with a budget, and a web search (LiteLLM's `web_search_options`,
+which it sends as the API's web search tool), both through `ModelSettings.extra_args`.
 """
 
 import asyncio
@@ -27,7 +30,18 @@ from agents import (
 from agents.extensions.models.litellm_model import LitellmModel
 
 from lab.probe.peers.approvals import decide, touch
-from lab.probe.peers.program import MAX_TOKENS, MAX_TURNS, MODEL, read_file, run, streamed
+from lab.probe.peers.program import (
+    MAX_TOKENS,
+    MAX_TURNS,
+    MODEL,
+    THINKING,
+    THINKING_MAX_TOKENS,
+    read_file,
+    run,
+    server_tool,
+    streamed,
+    thinking,
+)
 
 
 def answered(result: RunResult | RunResultStreaming) -> RunState | None:
@@ -68,6 +82,15 @@ def run_sync(assistant: Agent, prompt: str) -> str:
         asked = state
 
 
+def settings() -> ModelSettings:
+    """The model's settings: its output budget, and what the probe asked for."""
+    extra: dict = {"thinking": THINKING} if thinking() else {}
+    if server_tool():
+        extra["web_search_options"] = {"search_context_size": "low"}
+    budget = THINKING_MAX_TOKENS if thinking() else MAX_TOKENS
+    return ModelSettings(max_tokens=budget, extra_args=extra or None)
+
+
 def agent(prompt: str) -> str:
     model = LitellmModel(
         model=f"anthropic/{MODEL}",
@@ -78,7 +101,7 @@ def agent(prompt: str) -> str:
         name="assistant",
         model=model,
         # Without it LiteLLM asks for the model's whole output budget (max_tokens: 128000).
-        model_settings=ModelSettings(max_tokens=MAX_TOKENS),
+        model_settings=settings(),
         tools=[function_tool(read_file), function_tool(touch, needs_approval=True)],
     )
     if streamed(default=False):
