@@ -3,8 +3,13 @@
 //
 // Mode: not streamed by default (`generateText`); `streamText` when the probe asks for streams.
 // The provider's base URL includes /v1 (its default is https://api.anthropic.com/v1).
+// Asked (program.mjs): thinking with a budget (the provider's `thinking` option), and the
+// provider's web search tool.
 
-import { MAX_TOKENS, MAX_TURNS, MODEL, READ_FILE, load, readFile, run, streamed } from './program.mjs';
+import {
+  MAX_TOKENS, MAX_TURNS, MODEL, READ_FILE, THINKING, THINKING_MAX_TOKENS, WEB_SEARCH,
+  load, readFile, run, serverTool, streamed, thinking,
+} from './program.mjs';
 
 const { generateText, streamText, stepCountIs, tool } = await load('ai');
 const { createAnthropic } = await load('@ai-sdk/anthropic');
@@ -26,6 +31,14 @@ async function agent(prompt) {
     stopWhen: stepCountIs(MAX_TURNS),
     prompt,
   };
+  if (thinking()) {
+    options.maxOutputTokens = THINKING_MAX_TOKENS;
+    const budgetTokens = THINKING.budget_tokens;
+    options.providerOptions = { anthropic: { thinking: { type: 'enabled', budgetTokens } } };
+  }
+  if (serverTool()) {
+    options.tools.web_search = anthropic.tools.webSearch_20250305({ maxUses: WEB_SEARCH.max_uses });
+  }
   if (!streamed(false)) return (await generateText(options)).text;
   let failure;
   // streamText reports a failed call to onError and ends the stream; the error is the run's end.

@@ -16,6 +16,14 @@ export const MAX_TOKENS = 1024;
 // Model calls one run may make: the probe's longest case (P12) is a 20-turn run.
 export const MAX_TURNS = 25;
 
+// Extended thinking with the API's least budget (max_tokens must be above it), and the server
+// tool a peer declares: what the probe asks for with LAB_PROBE_THINKING=1, LAB_PROBE_SERVER_TOOL=1.
+export const THINKING = { type: 'enabled', budget_tokens: 1024 };
+export const THINKING_MAX_TOKENS = 2048;
+export const WEB_SEARCH = { type: 'web_search_20250305', name: 'web_search', max_uses: 1 };
+export const thinking = () => process.env.LAB_PROBE_THINKING === '1';
+export const serverTool = () => process.env.LAB_PROBE_SERVER_TOOL === '1';
+
 export const READ_FILE = {
   name: 'read_file',
   description: 'Read a text file in the working folder and return its text.',
