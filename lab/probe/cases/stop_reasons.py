@@ -260,9 +260,9 @@ STOP_REASON_CASES: list[Case] = [
     ),
     Case(
         "P10s",
-        "a tool call cut inside a value by max_tokens (streamed)",
-        "API: stop_reason max_tokens means the last block is incomplete; here what arrived of "
-        "the call's JSON cannot even be parsed",
+        "a tool call cut by max_tokens, its JSON unparseable (streamed)",
+        "API: stop_reason max_tokens means the last block is incomplete; here the call's JSON "
+        "stops inside its last value, before the string closes: no JSON parser accepts it",
         "the cut call's canary never comes back (it was not run), the run finishes",
         cut_call_inside,
         (
