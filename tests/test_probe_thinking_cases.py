@@ -1,8 +1,8 @@
 """The cases that need a feature turned on, and the cut the parser cannot read: thinking sent back
-in a tool loop (P24, P25), pause_turn in a server tool's loop (P18), a streamed call cut where its
-JSON cannot be parsed (P10s). A program that keeps each is kept, one that breaks it gets the row's
-grade, one that never turns the feature on reads n/a; and any cell quotes the 400 of a request the
-API refused (a tool whose schema is not JSON Schema)."""
+in a tool loop (P24, P25), pause_turn in a server tool's loop (P18), an image from a tool (P26),
+a streamed call cut where its JSON cannot be parsed (P10s). A program that keeps each is kept,
+one that breaks it gets the row's grade, one that never turns the feature on reads n/a; and any
+cell quotes the 400 of a request the API refused (a tool whose schema is not JSON Schema)."""
 
 from __future__ import annotations
 
@@ -37,6 +37,10 @@ EXPECTED = [
     ("P24", "careful", NA, "the program never asked for thinking"),
     ("P18", "thinking", KEPT, "the paused turn sent back unchanged"),
     ("P18", "careful", NA, "no request declares a server tool"),
+    ("P26", "thinking", KEPT, "tool_result toolu_p26_01 '' + image image/png (96 base64 chars)"),
+    ("P26", "astext", NON_STRICT, "the picture never came back as an image"),
+    ("P26", "mislabel", FAIL, "Image does not match the provided media type image/jpeg"),
+    ("P26", "careful", NA, "the program offers no read_image tool"),
     ("P10s", "streaming", KEPT, "the cut call was not run"),
     ("P10s", "careful", NA, "P10s needs a streamed one"),
     # P20's own evidence names no rejection: the cell quotes the 400 all the same.
@@ -71,6 +75,7 @@ def test_the_cases_ask_for_their_feature_and_no_other_case_does():
         "P18": {"LAB_PROBE_SERVER_TOOL": "1"},
         "P24": {"LAB_PROBE_THINKING": "1"},
         "P25": {"LAB_PROBE_THINKING": "1"},
+        "P26": {"LAB_PROBE_IMAGE_TOOL": "1"},
     }
 
 

@@ -209,6 +209,8 @@ def run_trial(
         (scratch.work / NOTES).write_text(
             f"Probe notes. The canary for this run is {setting.canary}.\n", encoding="utf-8"
         )
+        for name, content in case.files:
+            (scratch.work / name).write_bytes(content)
         stages = case.script(setting)
         conversation = Conversation(stages, setting.marker, tools=script_tools(setting))
         # Besides Steps, a conversation may play an HtmlPage (a proxy's error page), not a Step.

@@ -81,11 +81,16 @@ def declares_server_tool(tools: object) -> bool:
     return any(isinstance(k, str) and k.startswith(SERVER_TOOL_TYPES) for k in kinds)
 
 
+# The tool a program offers when the probe asks it for one that returns an image (P26).
+IMAGE_TOOL = "read_image"
+
 # What a stage's answer can need the request to have asked for: the real API sends thinking
-# blocks only when the request turns thinking on, and pause_turn only in a server tool's loop.
+# blocks only when the request turns thinking on, pause_turn only in a server tool's loop, and
+# the model calls only a tool the request offers.
 NEEDS: dict[str, Callable[[ModelRequest], bool]] = {
     "thinking": lambda request: request.thinking != "disabled",
     "server tool": lambda request: declares_server_tool(request.tools),
+    "image tool": lambda request: IMAGE_TOOL in offered_names(request.tools),
 }
 
 

@@ -57,6 +57,7 @@ class Case:
     # The contract variables the case sets, asking the program to turn a feature on through its
     # own settings (LAB_PROBE_THINKING=1): a program that cannot, or does not, reads n/a.
     asks: tuple[tuple[str, str], ...] = ()  # (name, value) pairs
+    files: tuple[tuple[str, bytes], ...] = ()  # put in the working folder beside notes.txt
     accepts: tuple[str, ...] = field(init=False, default=())  # the alternatives, by name
 
     def __post_init__(self) -> None:

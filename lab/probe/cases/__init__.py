@@ -5,7 +5,7 @@ A case (lab/probe/verdict.py) is its script, built from the run's Setting, an or
 case the same way. The rows read only the wire, the exit status and the scratch folder, through
 the trial's one Record, so a new target needs no new judging code. The files are named for the
 cases' subject: stop_reasons, bad_calls, transient (the API's faults), resending, long_runs,
-thinking.
+thinking, images.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from lab.probe.cases.bad_calls import BAD_CALL_CASES
+from lab.probe.cases.images import IMAGE_CASES
 from lab.probe.cases.long_runs import LONG_RUN_CASES
 from lab.probe.cases.resending import RESENDING_CASES
 from lab.probe.cases.stop_reasons import STOP_REASON_CASES
@@ -56,6 +57,10 @@ MORE_OUTCOMES: dict[str, str] = {
     "non-strict: dropped, moved or changed, and the API took it (adaptive thinking: the model "
     "loses its reasoning); n/a: no request asks for thinking (LAB_PROBE_THINKING=1 asks)",
     "P25": "as P24, for the opaque redacted_thinking block (its data sealed by the fake)",
+    "P26": "fail: a request rejected (an image of another type than declared, say), or the run "
+    "not ended well; non-strict: the picture never came back as an image (the model cannot see "
+    "it); info: it came back as an image beside the tool_result; n/a: the program offers no "
+    "read_image tool (LAB_PROBE_IMAGE_TOOL=1 asks for one)",
 }
 # The evidence grade of the later cases' claims: the API's documented behaviour (【二】), or the
 # loop's own rule as the course code has it (【一】).
@@ -64,7 +69,7 @@ MORE_GRADES = {case: "【二】" for case in MORE_OUTCOMES} | {"P21": "【一】
 ORDER = (
     *("P1", "P1s", "P1b", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P11", "P12"),
     *("P13", "P14", "P15", "P16", "P17", "P18", "P19", "P20", "P21", "P22", "P23"),
-    *("P10s", "P24", "P25"),
+    *("P10s", "P24", "P25", "P26"),
 )
 _ALL = {
     case.id: case
@@ -75,6 +80,7 @@ _ALL = {
         *RESENDING_CASES,
         *LONG_RUN_CASES,
         *THINKING_CASES,
+        *IMAGE_CASES,
     )
 }
 CASES: list[Case] = [
