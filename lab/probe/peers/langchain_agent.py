@@ -3,7 +3,8 @@
 Mode: not streamed by default (`ChatAnthropic` under `invoke`: no `stream` field on the wire);
 `ChatAnthropic(streaming=True)` when the probe asks for streams.
 Asked (program.py): thinking with a budget (`ChatAnthropic(thinking=...)`), a web search
-(a server tool, as a dict) among its tools.
+(a server tool, as a dict) among its tools, a `read_image` tool whose result is a list of content
+blocks holding the image.
 
 Approvals: `HumanInTheLoopMiddleware` pauses the run before its `touch` tool runs (a LangGraph
 interrupt, so the graph has a checkpointer); the program answers each call the interrupt lists
@@ -24,6 +25,8 @@ from lab.probe.peers.program import (
     THINKING,
     THINKING_MAX_TOKENS,
     WEB_SEARCH,
+    image_block,
+    image_tool,
     read_file,
     run,
     server_tool,
@@ -36,6 +39,11 @@ def decision(request: dict) -> dict:
     """The program's decision on one call the middleware holds for review."""
     why = decide(request["name"], request["args"])
     return {"type": "approve"} if why is None else {"type": "reject", "message": why}
+
+
+def read_image(path: str) -> list[dict]:
+    """Read an image file in the working folder and return it as an image."""
+    return [image_block(path)]
 
 
 def chat_model() -> ChatAnthropic:
@@ -56,7 +64,12 @@ def agent(prompt: str) -> str:
     review = {APPROVAL_TOOL: {"allowed_decisions": ["approve", "reject"]}}
     graph = create_agent(
         model,
-        tools=[read_file, touch, *([WEB_SEARCH] if server_tool() else [])],
+        tools=[
+            read_file,
+            touch,
+            *([WEB_SEARCH] if server_tool() else []),
+            *([read_image] if image_tool() else []),
+        ],
         middleware=[HumanInTheLoopMiddleware(interrupt_on=review)],
         checkpointer=InMemorySaver(),  # an interrupted run resumes from its checkpoint
     )

@@ -9,10 +9,11 @@ Approvals: its `touch` tool is declared `requires_approval=True` (a deferred too
 program's deny rule, then the human (approvals.py), a refusal as pydantic-ai's `ToolDenied`.
 
 Asked (program.py): thinking with a budget (`anthropic_thinking`), its `WebSearch` capability
-(the API's own web search, no local fallback).
+(the API's own web search, no local fallback), a `read_image` tool that returns a
+`BinaryContent` image.
 """
 
-from pydantic_ai import Agent, RunContext, Tool
+from pydantic_ai import Agent, BinaryContent, RunContext, Tool
 from pydantic_ai.capabilities import AbstractCapability, HandleDeferredToolCalls, WebSearch
 from pydantic_ai.models.anthropic import AnthropicModel, AnthropicModelSettings
 from pydantic_ai.tools import DeferredToolRequests, DeferredToolResults, ToolDenied
@@ -23,6 +24,8 @@ from lab.probe.peers.program import (
     MAX_TURNS,
     MODEL,
     THINKING,
+    image_tool,
+    read_bytes,
     read_file,
     run,
     server_tool,
@@ -39,6 +42,12 @@ def review(ctx: RunContext, requests: DeferredToolRequests) -> DeferredToolResul
     return results
 
 
+def read_image(path: str) -> BinaryContent:
+    """Read an image file in the working folder and return it as an image."""
+    data, media_type = read_bytes(path)
+    return BinaryContent(data=data, media_type=media_type)
+
+
 def agent(prompt: str) -> str:
     # Its provider reads ANTHROPIC_API_KEY; the SDK client under it reads ANTHROPIC_BASE_URL.
     capabilities: list[AbstractCapability] = [HandleDeferredToolCalls(handler=review)]
@@ -47,7 +56,11 @@ def agent(prompt: str) -> str:
     settings = AnthropicModelSettings(anthropic_thinking=THINKING) if thinking() else None
     assistant = Agent(
         AnthropicModel(MODEL),
-        tools=[read_file, Tool(touch, requires_approval=True)],
+        tools=[
+            read_file,
+            Tool(touch, requires_approval=True),
+            *([read_image] if image_tool() else []),
+        ],
         capabilities=capabilities,
         model_settings=settings,
     )
