@@ -3,12 +3,13 @@
 //
 // Mode: not streamed by default (`generateText`); `streamText` when the probe asks for streams.
 // The provider's base URL includes /v1 (its default is https://api.anthropic.com/v1).
-// Asked (program.mjs): thinking with a budget (the provider's `thinking` option), and the
-// provider's web search tool.
+// Asked (program.mjs): thinking with a budget (the provider's `thinking` option), the
+// provider's web search tool, a read_image tool whose output goes to the model as an image
+// (`toModelOutput`).
 
 import {
-  MAX_TOKENS, MAX_TURNS, MODEL, READ_FILE, THINKING, THINKING_MAX_TOKENS, WEB_SEARCH,
-  load, readFile, run, serverTool, streamed, thinking,
+  MAX_TOKENS, MAX_TURNS, MODEL, READ_FILE, READ_IMAGE, THINKING, THINKING_MAX_TOKENS, WEB_SEARCH,
+  imageTool, load, readFile, readImage, run, serverTool, streamed, thinking,
 } from './program.mjs';
 
 const { generateText, streamText, stepCountIs, tool } = await load('ai');
@@ -35,6 +36,17 @@ async function agent(prompt) {
     options.maxOutputTokens = THINKING_MAX_TOKENS;
     const budgetTokens = THINKING.budget_tokens;
     options.providerOptions = { anthropic: { thinking: { type: 'enabled', budgetTokens } } };
+  }
+  if (imageTool()) {
+    options.tools[READ_IMAGE.name] = tool({
+      description: READ_IMAGE.description,
+      inputSchema: z.object({ path: z.string() }),
+      execute: async ({ path }) => readImage(path),
+      toModelOutput: ({ output }) => ({
+        type: 'content',
+        value: [{ type: 'image-data', data: output.data, mediaType: output.mediaType }],
+      }),
+    });
   }
   if (serverTool()) {
     options.tools.web_search = anthropic.tools.webSearch_20250305({ maxUses: WEB_SEARCH.max_uses });

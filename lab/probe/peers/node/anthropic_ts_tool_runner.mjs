@@ -2,11 +2,12 @@
 // settings (message threads on, as in the Python SDK's runner).
 //
 // Mode: not streamed by default; `stream: true` when the probe asks for streams.
-// Asked (program.mjs): thinking with a budget (`thinking`), a web search among its tools.
+// Asked (program.mjs): thinking with a budget (`thinking`), a web search among its tools, a
+// read_image tool whose result is an image block.
 
 import {
-  MAX_TOKENS, MAX_TURNS, MODEL, READ_FILE, THINKING, THINKING_MAX_TOKENS, WEB_SEARCH,
-  load, readFile, run, serverTool, streamed, thinking,
+  MAX_TOKENS, MAX_TURNS, MODEL, READ_FILE, READ_IMAGE, THINKING, THINKING_MAX_TOKENS, WEB_SEARCH,
+  imageBlock, imageTool, load, readFile, run, serverTool, streamed, thinking,
 } from './program.mjs';
 
 const { default: Anthropic } = await load('@anthropic-ai/sdk');
@@ -28,6 +29,12 @@ async function agent(prompt) {
         run: ({ path }) => readFile(path),
       }),
       ...(serverTool() ? [WEB_SEARCH] : []),
+      ...(imageTool() ? [betaZodTool({
+        name: READ_IMAGE.name,
+        description: READ_IMAGE.description,
+        inputSchema: z.object({ path: z.string() }),
+        run: ({ path }) => [imageBlock(path)],
+      })] : []),
     ],
     messages: [{ role: 'user', content: prompt }],
     stream: streamed(false),

@@ -7,7 +7,7 @@
 
 import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative, isAbsolute, resolve } from 'node:path';
+import { extname, join, relative, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 // Any name works against the fake API; a real one keeps libraries with model tables quiet.
@@ -23,6 +23,13 @@ export const THINKING_MAX_TOKENS = 2048;
 export const WEB_SEARCH = { type: 'web_search_20250305', name: 'web_search', max_uses: 1 };
 export const thinking = () => process.env.LAB_PROBE_THINKING === '1';
 export const serverTool = () => process.env.LAB_PROBE_SERVER_TOOL === '1';
+
+export const imageTool = () => process.env.LAB_PROBE_IMAGE_TOOL === '1';
+
+export const READ_IMAGE = {
+  name: 'read_image',
+  description: 'Read an image file in the working folder and return it as an image.',
+};
 
 export const READ_FILE = {
   name: 'read_file',
@@ -58,6 +65,25 @@ export function readFile(path) {
     throw new Error(`${path}: outside the working folder`);
   }
   return readFileSync(target, 'utf8');
+}
+
+// An image file inside the working folder: its base64 data and media type (by its name).
+const MEDIA_TYPES = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp' };
+export function readImage(path) {
+  const folder = realpathSync(process.cwd());
+  const target = resolve(folder, path);
+  const inside = relative(folder, target);
+  if (inside.startsWith('..') || isAbsolute(inside)) {
+    throw new Error(`${path}: outside the working folder`);
+  }
+  const mediaType = MEDIA_TYPES[extname(target).toLowerCase()] ?? 'application/octet-stream';
+  return { data: readFileSync(target).toString('base64'), mediaType };
+}
+
+// The same image as the Messages API's image block.
+export function imageBlock(path) {
+  const { data, mediaType } = readImage(path);
+  return { type: 'image', source: { type: 'base64', media_type: mediaType, data } };
 }
 
 // Run `agent` on the prompt (the last argument) and print its final text. Whatever the framework
