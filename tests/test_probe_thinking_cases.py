@@ -7,6 +7,7 @@ cell quotes the 400 of a request the API refused (a tool whose schema is not JSO
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from lab.probe.catalogue import BY_ID
 from lab.probe.conversation import Conversation, Stage, declares_server_tool
 from lab.probe.grades import FAIL, KEPT, NA, NON_STRICT
 from lab.probe.targets import command_target
+from lab.probe.verdict import verdict
 
 AGENTS = Path(__file__).parent / "agents"
 DROPPED = "Expected `thinking` or `redacted_thinking`, but found `text`"
@@ -61,6 +63,35 @@ def test_each_case_grades_the_program_by_its_table(cells, case, mode, kind, line
     said = "\n".join((cell.verdict.because, *cell.verdict.evidence))
     assert cell.verdict.kind == kind, said
     assert line in said
+
+
+# Each row of the new tables decides a cell above: a table without it grades one otherwise.
+ROWS = [
+    ("P24", "never_asked_for_thinking"),
+    ("P24", "rejected"),
+    ("P24", "thought_changed"),
+    ("P25", "never_asked_for_thinking"),
+    ("P25", "rejected"),
+    ("P26", "no_image_tool"),
+    ("P26", "rejected"),
+    ("P26", "image_lost"),
+    ("P18", "no_server_tool"),
+]
+
+
+@pytest.mark.parametrize(("case", "row"), ROWS)
+def test_every_new_row_decides_a_cell(cells, case, row):
+    table = BY_ID[case]
+    assert row in [rule.name for rule in table.rules]
+    without = replace(table, rules=tuple(r for r in table.rules if r.name != row))
+    changed = []
+    for id, mode, kind, line in EXPECTED:
+        cell = cells[(hand(mode).name, id)]
+        if id == case and cell.trial is not None:
+            got = verdict(without, cell.trial)
+            if got.kind != kind or line not in "\n".join((got.because, *got.evidence)):
+                changed.append(mode)
+    assert changed, f"{case} without {row} grades every cell the same"
 
 
 def test_a_refused_schema_is_quoted_with_the_apis_text(cells):
