@@ -52,7 +52,9 @@ MORE_OUTCOMES: dict[str, str] = {
     "P23": "fail: the human asked (a line in the log), the call run, or no result for it",
     "P10s": "fail: the cut call ran (its canary came back), a rejected request, a hang; info: "
     "not run, and the run ended there. Told apart from P10: a harness that refuses only a cut "
-    "input it cannot parse keeps P10s and runs P10's call, whose JSON a lenient parse completes",
+    "input it cannot parse keeps P10s and runs P10's call, whose JSON a lenient parse completes. "
+    "Without fine-grained tool streaming the API buffers each parameter until it is whole "
+    "(anthropics/anthropic-sdk-python#794): the evidence says whether the harness asked for it",
     "P24": "fail: a request rejected (the thinking dropped, moved or changed with a budget); "
     "non-strict: dropped, moved or changed, and the API took it (adaptive thinking: the model "
     "loses its reasoning); n/a: no request asks for thinking (LAB_PROBE_THINKING=1 asks)",

@@ -262,7 +262,8 @@ STOP_REASON_CASES: list[Case] = [
         "P10s",
         "a tool call cut by max_tokens, its JSON unparseable (streamed)",
         "API: stop_reason max_tokens means the last block is incomplete; here the call's JSON "
-        "stops inside its last value, before the string closes: no JSON parser accepts it",
+        "stops inside its last value, before the string closes (the API streams a value before "
+        "it is whole with fine-grained tool streaming): no JSON parser accepts it",
         "the cut call's canary never comes back (it was not run), the run finishes",
         cut_call_inside,
         (
@@ -271,7 +272,7 @@ STOP_REASON_CASES: list[Case] = [
             Rule(then("the cut call was not run; {}"), INFO),
         ),
         lambda trial: "the cut call was not run, the run finished",
-        cut_evidence,
+        lambda trial: [*cut_evidence(trial), trial.fine_grained_streaming()],
         grade="【二】",
     ),
     Case(
