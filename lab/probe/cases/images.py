@@ -4,6 +4,7 @@ The probe asks the program for a tool `read_image(path)` that returns an image f
 (LAB_PROBE_IMAGE_TOOL=1), puts a small PNG in the working folder and calls the tool on it. Its
 bytes are the canary: seen in a later request as an image, the call ran and its image came back.
 A program that offers no such tool reads n/a (the script then answers without calling it).
+Anthropic wire only: the image block inside a tool_result is the Messages API's.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@ block (P25) sent back first and unchanged when the loop sends the call's turn ba
 
 The probe asks the program to turn thinking on through its own settings (LAB_PROBE_THINKING=1);
 the script answers with thinking only a request that turned it on, as the real API does, and a
-program that never asks for thinking reads n/a.
+program that never asks for thinking reads n/a. Anthropic wire only: thinking blocks, their
+signatures and redacted_thinking are the Messages API's.
 """
 
 from __future__ import annotations
