@@ -20,7 +20,7 @@ from lab.probe.cases.transient import ENDLESS, TOLERANCE
 from lab.probe.cases.transient import LATER_RETRY_AFTER as RETRY_AFTER
 from lab.probe.catalogue import BY_ID, MORE_CASES
 from lab.probe.conversation import Played, Stage
-from lab.probe.grades import FAIL, INFO, KEPT, NON_STRICT
+from lab.probe.grades import FAIL, INFO, KEPT, NA, NON_STRICT
 from lab.probe.target import CONTRACT_ENV, HUMAN_LOG, OFFLINE_SWITCHES
 from lab.probe.targets import command_target, lab_target
 from lab.probe.trial import Exchange, Exit, Setting, Trial
@@ -105,9 +105,21 @@ def said(verdict) -> str:
     return "\n".join((verdict.because, *verdict.evidence))
 
 
+# The features its program never asks for: no server tool (P18), no thinking (P24, P25), no
+# tool that returns an image (P26); each of those cases reads n/a, and says why.
+NOT_ASKED = {
+    "P18": "no request declares a server tool",
+    "P24": "the program never asked for thinking",
+    "P25": "the program never asked for thinking",
+    "P26": "the program offers no read_image tool",
+}
+
+
 def test_the_reference_harness_keeps_every_later_case(cells):
     verdicts = {c.id: cells[("lab-reference", c.id)].verdict for c in MORE_CASES}
-    assert {case: v.kind for case, v in verdicts.items()} == {c.id: KEPT for c in MORE_CASES}
+    wanted = {c.id: NA if c.id in NOT_ASKED else KEPT for c in MORE_CASES}
+    assert {case: v.kind for case, v in verdicts.items()} == wanted
+    assert all(why in verdicts[case].because for case, why in NOT_ASKED.items())
     assert "retry-after said 1 s" in verdicts["P14"].because
     assert verdicts["P15"].because == "gave up after 6 tries and said so (exit not 0)"
     assert "the final answer was cut off by max_tokens" in said(verdicts["P19"])
@@ -258,7 +270,7 @@ MUTANTS = [
         "(a.path, a.body, a.betas) == (b.path, b.body, b.betas)",
         "False",
     ),
-    ("P18 any continuation kept", "stop_reasons", 'or sent != [("text", PAUSED)]:', "and False:"),
+    ("P18 any continuation kept", "stop_reasons", "or sent != wanted:", "and False:"),
     (
         "a silent stop kept",
         "endings",
@@ -323,7 +335,10 @@ def mutated_cases(module: str, line: str, mutant: str) -> dict:
 
 
 def wanted() -> dict[tuple[str, str], tuple[str, str]]:
-    found = {("lab-reference", case.id): (KEPT, "") for case in MORE_CASES}
+    found = {
+        ("lab-reference", case.id): (NA, NOT_ASKED[case.id]) if case.id in NOT_ASKED else (KEPT, "")
+        for case in MORE_CASES
+    }
     found |= {(target.name, case): (kind, line) for case, target, kind, line in BREAKERS}
     return found | {(target.name, case): (KEPT, line) for case, target, line in KEEPERS}
 

@@ -47,8 +47,10 @@ PROGRAM_ENV = (
     "PATH (the lab's Python first), HOME, TMPDIR (a fresh scratch folder's), LANG=C.UTF-8, "
     "ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY (a fake key), OPENAI_BASE_URL (the same server's "
     "/v1, for a program on the Chat Completions wire), OPENAI_API_KEY (the same fake key), "
-    "LAB_PROBE_STREAM (0 or 1: the "
-    "answer mode to use, when a case needs one), LAB_PROBE_APPROVE=all and LAB_PROBE_HUMAN_LOG "
+    "LAB_PROBE_STREAM (0 or 1: the answer mode to use, when a case needs one), "
+    "LAB_PROBE_THINKING=1, LAB_PROBE_SERVER_TOOL=1 and LAB_PROBE_IMAGE_TOOL=1 (in the cases that "
+    "ask: turn extended thinking on, declare a server tool such as a web search, offer a "
+    "read_image tool), LAB_PROBE_APPROVE=all and LAB_PROBE_HUMAN_LOG "
     "(the permission contract), PYTHONDONTWRITEBYTECODE=1, DO_NOT_TRACK=1, "
     "LITELLM_OFFLINE_MODE=true and LITELLM_LOCAL_MODEL_COST_MAP=True (no network tries at start)"
 )

@@ -418,6 +418,7 @@ class FakeMessagesAPI:
             tools=body.get("tools", []),
             system=_system_text(body.get("system")),
             stream=stream,
+            thinking=thinking_mode(body),
         )
         try:
             step: Step = self.model.respond(model_request)

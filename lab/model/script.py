@@ -270,6 +270,7 @@ class ModelRequest:
     tools: list
     system: str | None
     stream: bool
+    thinking: str = "disabled"  # the request's thinking: "enabled", "adaptive" or "disabled"
 
 
 Fault = ApiError | StreamError | StreamDropped | CutOff

@@ -173,6 +173,8 @@ def run_trial(
         (scratch.work / NOTES).write_text(
             f"Probe notes. The canary for this run is {setting.canary}.\n", encoding="utf-8"
         )
+        for name, content in case.files:
+            (scratch.work / name).write_bytes(content)
         stages = case.script(setting)
         conversation = Conversation(stages, setting.marker, tools=script_tools(setting))
         # Besides Steps, a conversation may play an HtmlPage (a proxy's error page), not a Step.
@@ -185,7 +187,7 @@ def run_trial(
         places = outside_places()  # the degraded alternative to a view of its own (view.py)
         outside_before = listing(places)
         with on_loopback(recorder) as server:
-            env = environment(scratch, server.url, target.env, stream)
+            env = environment(scratch, server.url, {**target.env, **dict(case.asks)}, stream)
             argv = target.argv(setting.prompt, scratch.work)
             own_view = places != []  # under `lab probe`: see outside_places
             wire = recorder.wire

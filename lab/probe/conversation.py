@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 import json
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from lab.model.chat_render import call_id
@@ -64,12 +64,40 @@ def describe(step: object) -> str:
         if block.get("type") == "tool_use":
             shown = block.get("raw_json") or json.dumps(block.get("input"), ensure_ascii=False)
             parts.append(f"tool_use {block['name']} {block['id']} {shown}")
-        else:
+        elif block.get("type") == "text":
             parts.append(f"text {block.get('text', '')!r}")
+        else:  # thinking, a server tool's blocks: their kind and id (their content is opaque)
+            named = block.get("id") or block.get("tool_use_id")
+            parts.append(" ".join(str(part) for part in (block.get("type"), named) if part))
     what = " + ".join(parts) or "(no blocks)"
     if played is not step:
         return f"{type(step).__name__}: {what}"
     return f"{what} [declared {played.declared}]"
+
+
+# The prefixes of the server tools' types (the API runs them itself, and only in their loop
+# does it pause a turn): a request declares one as `{"type": "web_search_20250305", ...}`.
+SERVER_TOOL_TYPES = ("web_search_", "web_fetch_", "code_execution_")
+
+
+def declares_server_tool(tools: object) -> bool:
+    """Does the request's tool list declare a server tool?"""
+    listed = tools if isinstance(tools, list) else []
+    kinds = [t.get("type") for t in listed if isinstance(t, dict)]
+    return any(isinstance(k, str) and k.startswith(SERVER_TOOL_TYPES) for k in kinds)
+
+
+# The tool a program offers when the probe asks it for one that returns an image (P26).
+IMAGE_TOOL = "read_image"
+
+# What a stage's answer can need the request to have asked for: the real API sends thinking
+# blocks only when the request turns thinking on, pause_turn only in a server tool's loop, and
+# the model calls only a tool the request offers.
+NEEDS: dict[str, Callable[[ModelRequest], bool]] = {
+    "thinking": lambda request: request.thinking != "disabled",
+    "server tool": lambda request: declares_server_tool(request.tools),
+    "image tool": lambda request: IMAGE_TOOL in offered_names(request.tools),
+}
 
 
 @dataclass(frozen=True)
@@ -77,11 +105,15 @@ class Stage:
     """One scripted answer; `fault` (when set) is played instead on the stage's first attempt.
 
     `mode` is the answer mode the stage's point needs ("json" or "stream"); a request in the
-    other mode still gets an answer, and the case reads it as n/a."""
+    other mode still gets an answer, and the case reads it as n/a. `needs` (a key of NEEDS) is
+    what a request must ask for to get `answer`: a request that did not gets `instead`, the
+    answer the real API would give it, and the case reads it as n/a."""
 
     answer: Turn
     fault: object | None = None
     mode: str | None = None
+    needs: str | None = None
+    instead: Turn | None = None
 
 
 class ScriptError(Exception):
@@ -227,7 +259,7 @@ class Conversation:
         self._signs: dict[str | None, int] = {}  # a tool_use id or a text -> its stage
         self._answered: dict[int, int] = {}  # stage -> user text length of the request answered
         for k, stage in enumerate(self.stages):
-            for step in (stage.answer, stage.fault):
+            for step in (stage.answer, stage.fault, stage.instead):
                 played = turn_of(step)
                 for block in played.blocks if played else ():
                     if block.get("type") == "tool_use":
@@ -267,7 +299,10 @@ class Conversation:
             if current.fault is not None and attempt == 1 and can_receive(current, request):
                 return self._record(request, stage, "fault", current.fault, same, attempt)
             self._answered.setdefault(stage, told)
-            return self._record(request, stage, "answer", current.answer, same, attempt)
+            answer = current.answer
+            if current.needs is not None and not NEEDS[current.needs](request):
+                answer = current.instead or answer
+            return self._record(request, stage, "answer", answer, same, attempt)
 
     def _answered_as_text(self, stage: int, messages: list, told: int) -> bool:
         """Did a history written as text answer stage `stage`'s calls without naming them? Its

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 from lab.model.script import (
     Turn,
+    cut_inside,
     cut_off,
     stream_dropped,
     stream_error,
@@ -142,6 +143,14 @@ def cut_call(setting: Setting) -> list[Stage]:
     # Cut just before the closing brace: every field arrived, yet the model never finished.
     fault = cut_off(turn(the_call(setting, cut)), keep_chars=len(whole) - 1)
     return [Stage(turn(the_call(setting, again)), fault=fault), finish(setting)]
+
+
+def cut_call_inside(setting: Setting) -> list[Stage]:
+    """A call cut inside its last value, streamed: the JSON that arrived cannot be parsed (a
+    JSON answer carries only the whole parameters: P10 is that case)."""
+    cut, again = ids(setting, 2)
+    fault = cut_inside(turn(the_call(setting, cut)))
+    return [Stage(turn(the_call(setting, again)), fault=fault, mode="stream"), finish(setting)]
 
 
 def denied_call(setting: Setting) -> list[Stage]:

@@ -323,9 +323,22 @@ def block_line(block: object) -> str:
         return f"tool_use {block.get('name')} {block.get('id')} {cut(shown, 80)}"
     if kind == "tool_result":
         flag = " is_error" if block.get("is_error") else ""
-        return f"tool_result {block.get('tool_use_id')}{flag} {cut(result_text(block))}"
+        inner = block.get("content")
+        listed = inner if isinstance(inner, list) else []
+        pictures = [b for b in listed if isinstance(b, dict) and b.get("type") == "image"]
+        shown = " + ".join(block_line(b) for b in pictures)
+        said = f"tool_result {block.get('tool_use_id')}{flag} {cut(result_text(block))}"
+        return f"{said} + {shown}" if pictures else said
+    if kind == "image":
+        source = block.get("source")
+        source = source if isinstance(source, dict) else {}
+        return f"image {source.get('media_type')} ({len(str(source.get('data', '')))} base64 chars)"
     if kind == "text":
         return f"text {cut(str(block.get('text', '')))}"
+    if kind == "thinking":
+        return f"thinking {cut(str(block.get('thinking', '')), 60)}"
+    if kind in ("server_tool_use", "web_search_tool_result"):
+        return f"{kind} {block.get('id') or block.get('tool_use_id')}"
     return str(kind)
 
 

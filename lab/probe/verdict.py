@@ -62,6 +62,10 @@ class Case:
     outcomes: str = ""  # which outcome is which, and why (the README's case table)
     # The wires the case has no meaning on, each with why (its cell there is n/a).
     off_wire: Mapping[str, str] = field(default_factory=dict)
+    # The contract variables the case sets, asking the program to turn a feature on through its
+    # own settings (LAB_PROBE_THINKING=1): a program that cannot, or does not, reads n/a.
+    asks: tuple[tuple[str, str], ...] = ()  # (name, value) pairs
+    files: tuple[tuple[str, bytes], ...] = ()  # put in the working folder beside notes.txt
     accepts: tuple[str, ...] = field(init=False, default=())  # the alternatives, by name
 
     def __post_init__(self) -> None:
@@ -111,6 +115,11 @@ def shown_for(case: Case, trial: Trial) -> tuple[str, ...]:
     if not trial.reached_script():
         return unreached(trial)
     shown = lines_of(case.evidence(trial))
+    # Every cell quotes the first request the API refused (a tool's invalid schema is refused
+    # on the first request, whatever the case): the 400's own text, where the case shows none.
+    refused = next(iter(trial.rejections()), None)
+    if refused is not None and not any(refused.answer in line for line in shown):
+        shown += (f"rejected: {refused.line()}",)
     if trial.exit.progress is not None and trial.exit.line() not in shown:
         shown += (trial.exit.line(),)
     return shown

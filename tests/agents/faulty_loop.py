@@ -14,6 +14,8 @@ retry-400   sends a rejected request once more, unchanged (P17)
 drop-beta   asks with a beta header; after a 400, once more without it: a changed request (P17)
 extra       asks "anything else?" once after the final answer (P21)
 trim        sends only the last 5 messages: a naive trim that orphans a tool_result (P22)
+
+Every mode declares a web search (a server tool) when the probe sets LAB_PROBE_SERVER_TOOL=1.
 """
 
 import json
@@ -37,6 +39,7 @@ TOOLS = [
         },
     }
 ]
+WEB_SEARCH = {"type": "web_search_20250305", "name": "web_search", "max_uses": 1}
 OWN_RETRIES = {"hasty", "forever", "retry-400", "drop-beta", "raw"}  # they retry by hand
 BETA = {"anthropic-beta": "lab-probe-test-2026-01-01"}
 
@@ -55,7 +58,8 @@ def post_raw(request: dict) -> Message:
 
 
 def ask(client: anthropic.Anthropic, messages: list, mode: str) -> Message:
-    request = {"model": "any", "max_tokens": 1024, "messages": messages, "tools": TOOLS}
+    tools = [*TOOLS, WEB_SEARCH] if os.environ.get("LAB_PROBE_SERVER_TOOL") == "1" else TOOLS
+    request = {"model": "any", "max_tokens": 1024, "messages": messages, "tools": tools}
     if mode == "raw":
         return post_raw(request)
     for attempt in range(1_000_000 if mode == "forever" else 6):

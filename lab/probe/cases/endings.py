@@ -141,8 +141,10 @@ def stage_lines(trial: Trial, stage: int) -> list[str]:
 
 def as_sent(block: dict) -> tuple:
     """What a block must keep when the turn is sent back: its kind and its content."""
-    if block.get("type") == "tool_use":
-        return ("tool_use", block.get("id"), block.get("name"), block.get("input"))
+    if block.get("type") in ("tool_use", "server_tool_use"):
+        return (block.get("type"), block.get("id"), block.get("name"), block.get("input"))
+    if block.get("type") == "web_search_tool_result":  # its hits are the API's: opaque here
+        return (block.get("type"), block.get("tool_use_id"))
     return (block.get("type"), block.get("text"))
 
 

@@ -1,10 +1,11 @@
 """The cases of a declared stop_reason: end_turn over a tool call (P1, P1s), tool_use with no
-call (P1b), max_tokens cutting a call (P10) or a text (P19), pause_turn (P18), refusal (P20)."""
+call (P1b), max_tokens cutting a call (P10, P10s) or a text (P19), pause_turn (P18), refusal
+(P20)."""
 
 from __future__ import annotations
 
 from lab import promises
-from lab.model.script import text, turn
+from lab.model.script import server_tool_use, text, turn, web_search_result
 from lab.probe.cases.endings import (
     Promise,
     answered_line,
@@ -24,9 +25,16 @@ from lab.probe.cases.endings import (
     then,
     threaded,
 )
-from lab.probe.conversation import Stage
-from lab.probe.grades import FAIL, INFO, KEPT, NON_STRICT
-from lab.probe.scripts import cut_call, declared_end_turn, declared_tool_use, finish
+from lab.probe.conversation import Stage, declares_server_tool
+from lab.probe.grades import FAIL, INFO, KEPT, NA, NON_STRICT
+from lab.probe.scripts import (
+    cut_call,
+    cut_call_inside,
+    declared_end_turn,
+    declared_tool_use,
+    final_turn,
+    finish,
+)
 from lab.probe.trial import Setting, Trial, short
 from lab.probe.verdict import Case, Rule
 from lab.probe.which_wire import CHAT
@@ -134,6 +142,30 @@ def stopped_with(words: str, stop_reason: str):
     return stages
 
 
+# ---------------------------------------------------------------- P18: a server tool's loop paused
+SERVER_TOOL_ASKED = (("LAB_PROBE_SERVER_TOOL", "1"),)
+SEARCHED = "srvtoolu_p18_01"  # the API's own ids start with srvtoolu_
+
+
+def paused_search(setting: Setting) -> list[Stage]:
+    """A web search the API ran, paused: text, the server_tool_use and its result. A request
+    that declares no server tool gets the final answer instead (the API never pauses it)."""
+    search = server_tool_use("web_search", {"query": "probe notes"}, id=SEARCHED)
+    found = web_search_result("https://docs.example/notes", tool_use_id=SEARCHED)
+    paused = turn(text(PAUSED), search, found, stop_reason="pause_turn")
+    return [Stage(paused, needs="server tool", instead=final_turn(setting)), finish(setting)]
+
+
+def no_server_tool(trial: Trial) -> str | None:
+    """No request of the conversation declares a server tool: the real API never pauses it."""
+    if any(
+        isinstance(e.body, dict) and declares_server_tool(e.body.get("tools"))
+        for e in trial.conversation()
+    ):
+        return None
+    return "no request declares a server tool (pause_turn comes only in a server tool's loop)"
+
+
 def stop_evidence(trial: Trial) -> list[str]:
     return [*stage_lines(trial, 0), *stage_lines(trial, 1)[:1], end_line(trial, 1)]
 
@@ -151,7 +183,8 @@ def paused_turn_changed(trial: Trial) -> str | None:
     after = trial.reached(1)
     last = after.messages[-1] if after and after.messages else {}
     sent = [as_sent(b) for b in blocks_in(last)]
-    if last.get("role") != "assistant" or sent != [("text", PAUSED)]:
+    wanted = [as_sent(b) for b in trial.stages[0].answer.blocks]
+    if last.get("role") != "assistant" or sent != wanted:
         return (
             f"went on, but not from the paused turn as is ({last.get('role')}: {short(sent, 80)})"
         )
@@ -227,13 +260,31 @@ STOP_REASON_CASES: list[Case] = [
         "stop: how max_tokens is reported is the harness's choice)",
     ),
     Case(
+        "P10s",
+        "a tool call cut by max_tokens, its JSON unparseable (streamed)",
+        "API: stop_reason max_tokens means the last block is incomplete; here the call's JSON "
+        "stops inside its last value, before the string closes (the API streams a value before "
+        "it is whole with fine-grained tool streaming): no JSON parser accepts it",
+        "the cut call's canary never comes back (it was not run), the run finishes",
+        cut_call_inside,
+        (
+            Rule(cut_ran, FAIL),
+            Rule(refused_or_hung, FAIL),
+            Rule(then("the cut call was not run; {}"), INFO),
+        ),
+        lambda trial: "the cut call was not run, the run finished",
+        lambda trial: [*cut_evidence(trial), trial.fine_grained_streaming()],
+        grade="【二】",
+    ),
+    Case(
         id="P18",
         title="pause_turn",
         checks="API: stop_reason pause_turn: send the paused turn back unchanged and go on",
         kept_when="the next request ends with the paused turn unchanged, and the run completes",
-        script=stopped_with(PAUSED, "pause_turn"),
+        script=paused_search,
         off_wire={CHAT: "pause_turn has no finish_reason on Chat Completions (a server tool's)"},
         rules=(
+            Rule(no_server_tool, NA),
             Rule(stopped_uncleanly, FAIL),
             Rule(
                 stopped_quietly(
@@ -248,6 +299,7 @@ STOP_REASON_CASES: list[Case] = [
         ),
         kept=lambda trial: "the paused turn sent back unchanged, and the loop went on",
         evidence=stop_evidence,
+        asks=SERVER_TOOL_ASKED,
     ),
     Case(
         id="P19",

@@ -3,17 +3,35 @@
 Agno reports a failed run in the run's output (status ERROR) instead of raising; the program
 turns that into exit status 1, as a harness author would. Mode: not streamed by default;
 `run(stream=True)` when the probe asks for streams. Telemetry is off in the code and by its
-target's AGNO_TELEMETRY=false.
+target's AGNO_TELEMETRY=false. Asked (program.py): thinking with a budget (`Claude(thinking=...)`),
+a web search (a server tool, as a dict) among its tools, a `read_image` tool that returns a
+`ToolResult` with the image (Agno's way for a tool to return media).
 """
 
 from collections.abc import Iterator
 
 from agno.agent import Agent
+from agno.media import Image
 from agno.models.anthropic import Claude
 from agno.run.agent import RunErrorEvent, RunOutput
 from agno.run.base import RunStatus
+from agno.tools.function import ToolResult
 
-from lab.probe.peers.program import MAX_TOKENS, MAX_TURNS, MODEL, read_file, run, streamed
+from lab.probe.peers.program import (
+    MAX_TOKENS,
+    MAX_TURNS,
+    MODEL,
+    THINKING,
+    THINKING_MAX_TOKENS,
+    WEB_SEARCH,
+    image_tool,
+    read_bytes,
+    read_file,
+    run,
+    server_tool,
+    streamed,
+    thinking,
+)
 
 
 def last_output(events: Iterator[object]) -> RunOutput:
@@ -26,11 +44,25 @@ def last_output(events: Iterator[object]) -> RunOutput:
     raise RuntimeError("the run's event stream ended without its output")
 
 
+def read_image(path: str) -> ToolResult:
+    """Read an image file in the working folder and return it as an image."""
+    data, media_type = read_bytes(path)
+    image = Image(content=data, mime_type=media_type)
+    return ToolResult(content=f"the image {path}", images=[image])
+
+
 def agent(prompt: str) -> str:
     # The SDK client under it reads ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY from the environment.
+    model = Claude(id=MODEL, max_tokens=MAX_TOKENS)
+    if thinking():
+        model = Claude(id=MODEL, max_tokens=THINKING_MAX_TOKENS, thinking=THINKING)
     assistant = Agent(
-        model=Claude(id=MODEL, max_tokens=MAX_TOKENS),
-        tools=[read_file],
+        model=model,
+        tools=[
+            read_file,
+            *([WEB_SEARCH] if server_tool() else []),
+            *([read_image] if image_tool() else []),
+        ],
         tool_call_limit=MAX_TURNS,
         telemetry=False,
     )

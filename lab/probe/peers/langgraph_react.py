@@ -2,6 +2,9 @@
 
 Mode: not streamed by default (`ChatAnthropic` under `invoke`: no `stream` field on the wire);
 `ChatAnthropic(streaming=True)` when the probe asks for streams.
+Asked (program.py): thinking with a budget (`ChatAnthropic(thinking=...)`), a web search
+(a server tool, as a dict) among its tools, a `read_image` tool whose result is a list of content
+blocks holding the image.
 """
 
 import warnings
@@ -10,17 +13,52 @@ from langchain_anthropic import ChatAnthropic
 from langgraph.prebuilt import create_react_agent
 from langgraph.warnings import LangGraphDeprecatedSinceV10
 
-from lab.probe.peers.program import MAX_TURNS, MODEL, read_file, run, streamed
+from lab.probe.peers.program import (
+    MAX_TURNS,
+    MODEL,
+    THINKING,
+    THINKING_MAX_TOKENS,
+    WEB_SEARCH,
+    image_block,
+    image_tool,
+    read_file,
+    run,
+    server_tool,
+    streamed,
+    thinking,
+)
 
 # This is the prebuilt agent people run (its successor is the langchain-agent peer); its
 # "moved to langchain.agents" warning would only add a line to every run's stderr.
 warnings.filterwarnings("ignore", category=LangGraphDeprecatedSinceV10)
 
 
+def read_image(path: str) -> list[dict]:
+    """Read an image file in the working folder and return it as an image."""
+    return [image_block(path)]
+
+
+def chat_model() -> ChatAnthropic:
+    """ChatAnthropic in the answer mode asked for, with thinking when asked for."""
+    if thinking():
+        return ChatAnthropic(
+            model=MODEL,
+            streaming=streamed(default=False),
+            max_tokens=THINKING_MAX_TOKENS,
+            thinking=THINKING,
+        )
+    return ChatAnthropic(model=MODEL, streaming=streamed(default=False))
+
+
 def agent(prompt: str) -> str:
     # ChatAnthropic reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment.
-    model = ChatAnthropic(model=MODEL, streaming=streamed(default=False))
-    graph = create_react_agent(model, tools=[read_file])
+    model = chat_model()
+    tools = [
+        read_file,
+        *([WEB_SEARCH] if server_tool() else []),
+        *([read_image] if image_tool() else []),
+    ]
+    graph = create_react_agent(model, tools=tools)
     # A graph step is one node: each turn is a model step and a tools step.
     state = graph.invoke(
         {"messages": [("user", prompt)]}, config={"recursion_limit": 2 * MAX_TURNS + 1}

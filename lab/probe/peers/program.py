@@ -8,12 +8,30 @@ starts it as `python -m lab.probe.peers.<module> PROMPT` in a scratch folder, wi
 
 from __future__ import annotations
 
+import base64
+import mimetypes
 import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["MAX_TOKENS", "MAX_TURNS", "MODEL", "OPENAI_MODEL", "read_file", "run", "streamed"]
+__all__ = [
+    "MAX_TOKENS",
+    "MAX_TURNS",
+    "MODEL",
+    "OPENAI_MODEL",
+    "THINKING",
+    "THINKING_MAX_TOKENS",
+    "WEB_SEARCH",
+    "image_block",
+    "image_tool",
+    "read_bytes",
+    "read_file",
+    "run",
+    "server_tool",
+    "streamed",
+    "thinking",
+]
 
 # Any name works against the fake API; a real one keeps libraries with model tables quiet.
 MODEL = "claude-sonnet-4-5"
@@ -30,13 +48,53 @@ def streamed(default: bool) -> bool:
     return default if asked is None else asked == "1"
 
 
-def read_file(path: str) -> str:
-    """Read a text file in the working folder and return its text."""
+# Extended thinking with the API's least budget; max_tokens must be above the budget.
+THINKING = {"type": "enabled", "budget_tokens": 1024}
+THINKING_MAX_TOKENS = 2048
+# The server tool a peer declares when asked: the API runs the search itself (the fake: never).
+WEB_SEARCH = {"type": "web_search_20250305", "name": "web_search", "max_uses": 1}
+
+
+def thinking() -> bool:
+    """Turn extended thinking on? The probe's LAB_PROBE_THINKING=1 asks (cases P24, P25)."""
+    return os.environ.get("LAB_PROBE_THINKING") == "1"
+
+
+def server_tool() -> bool:
+    """Declare a server tool (a web search)? The probe's LAB_PROBE_SERVER_TOOL=1 asks (P18)."""
+    return os.environ.get("LAB_PROBE_SERVER_TOOL") == "1"
+
+
+def image_tool() -> bool:
+    """Offer `read_image`, a tool that returns an image? LAB_PROBE_IMAGE_TOOL=1 asks (P26)."""
+    return os.environ.get("LAB_PROBE_IMAGE_TOOL") == "1"
+
+
+def inside(path: str) -> Path:
+    """The file `path` names in the working folder; a ValueError outside it."""
     folder = Path.cwd().resolve()
     target = (folder / path).resolve()
     if not target.is_relative_to(folder):
         raise ValueError(f"{path}: outside the working folder")
-    return target.read_text()
+    return target
+
+
+def read_file(path: str) -> str:
+    """Read a text file in the working folder and return its text."""
+    return inside(path).read_text()
+
+
+def read_bytes(path: str) -> tuple[bytes, str]:
+    """An image file in the working folder: its bytes and media type (by its name)."""
+    media_type = mimetypes.guess_type(path)[0] or "application/octet-stream"
+    return inside(path).read_bytes(), media_type
+
+
+def image_block(path: str) -> dict:
+    """An image file in the working folder as the Messages API's image block."""
+    data, media_type = read_bytes(path)
+    source = {"type": "base64", "media_type": media_type, "data": base64.b64encode(data).decode()}
+    return {"type": "image", "source": source}
 
 
 def run(agent: Callable[[str], str]) -> None:

@@ -7,7 +7,8 @@ error it answers "Error while parsing tool call ..." and asks again, up to its s
 its target declares that call as the probe's final answer.
 Mode: not streamed by default (`agent.run`); `stream_outputs=True` when the probe asks for streams.
 Its target sets LiteLLM's offline switches (OFFLINE_SWITCHES in lab/probe/target.py): LiteLLM
-would otherwise fetch its model-price table.
+would otherwise fetch its model-price table. Asked (program.py): thinking with a budget (LiteLLM's
+`thinking`); it declares no server tool (its tools are smolagents `Tool`s).
 """
 
 import os
@@ -15,7 +16,16 @@ import os
 from smolagents import LiteLLMModel, Model, ToolCallingAgent, tool
 
 from lab.probe.peers import program
-from lab.probe.peers.program import MAX_TOKENS, MAX_TURNS, MODEL, run, streamed
+from lab.probe.peers.program import (
+    MAX_TOKENS,
+    MAX_TURNS,
+    MODEL,
+    THINKING,
+    THINKING_MAX_TOKENS,
+    run,
+    streamed,
+    thinking,
+)
 
 
 @tool
@@ -46,7 +56,8 @@ def agent(prompt: str) -> str:
         model_id=f"anthropic/{MODEL}",
         api_base=os.environ["ANTHROPIC_BASE_URL"],
         api_key=os.environ["ANTHROPIC_API_KEY"],
-        max_tokens=MAX_TOKENS,
+        max_tokens=THINKING_MAX_TOKENS if thinking() else MAX_TOKENS,
+        **({"thinking": THINKING} if thinking() else {}),
     )
     return run_agent(model, prompt)
 

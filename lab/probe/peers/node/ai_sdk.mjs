@@ -3,8 +3,14 @@
 //
 // Mode: not streamed by default (`generateText`); `streamText` when the probe asks for streams.
 // The provider's base URL includes /v1 (its default is https://api.anthropic.com/v1).
+// Asked (program.mjs): thinking with a budget (the provider's `thinking` option), the
+// provider's web search tool, a read_image tool whose output goes to the model as an image
+// (`toModelOutput`).
 
-import { MAX_TOKENS, MAX_TURNS, MODEL, READ_FILE, load, readFile, run, streamed } from './program.mjs';
+import {
+  MAX_TOKENS, MAX_TURNS, MODEL, READ_FILE, READ_IMAGE, THINKING, THINKING_MAX_TOKENS, WEB_SEARCH,
+  imageTool, load, readFile, readImage, run, serverTool, streamed, thinking,
+} from './program.mjs';
 
 const { generateText, streamText, stepCountIs, tool } = await load('ai');
 const { createAnthropic } = await load('@ai-sdk/anthropic');
@@ -26,6 +32,25 @@ async function agent(prompt) {
     stopWhen: stepCountIs(MAX_TURNS),
     prompt,
   };
+  if (thinking()) {
+    options.maxOutputTokens = THINKING_MAX_TOKENS;
+    const budgetTokens = THINKING.budget_tokens;
+    options.providerOptions = { anthropic: { thinking: { type: 'enabled', budgetTokens } } };
+  }
+  if (imageTool()) {
+    options.tools[READ_IMAGE.name] = tool({
+      description: READ_IMAGE.description,
+      inputSchema: z.object({ path: z.string() }),
+      execute: async ({ path }) => readImage(path),
+      toModelOutput: ({ output }) => ({
+        type: 'content',
+        value: [{ type: 'image-data', data: output.data, mediaType: output.mediaType }],
+      }),
+    });
+  }
+  if (serverTool()) {
+    options.tools.web_search = anthropic.tools.webSearch_20250305({ maxUses: WEB_SEARCH.max_uses });
+  }
   if (!streamed(false)) return (await generateText(options)).text;
   let failure;
   // streamText reports a failed call to onError and ends the stream; the error is the run's end.

@@ -2,8 +2,13 @@
 // settings (message threads on, as in the Python SDK's runner).
 //
 // Mode: not streamed by default; `stream: true` when the probe asks for streams.
+// Asked (program.mjs): thinking with a budget (`thinking`), a web search among its tools, a
+// read_image tool whose result is an image block.
 
-import { MAX_TOKENS, MAX_TURNS, MODEL, READ_FILE, load, readFile, run, streamed } from './program.mjs';
+import {
+  MAX_TOKENS, MAX_TURNS, MODEL, READ_FILE, READ_IMAGE, THINKING, THINKING_MAX_TOKENS, WEB_SEARCH,
+  imageBlock, imageTool, load, readFile, run, serverTool, streamed, thinking,
+} from './program.mjs';
 
 const { default: Anthropic } = await load('@anthropic-ai/sdk');
 const { betaZodTool } = await load('@anthropic-ai/sdk/helpers/beta/zod');
@@ -23,9 +28,17 @@ async function agent(prompt) {
         inputSchema: z.object({ path: z.string() }),
         run: ({ path }) => readFile(path),
       }),
+      ...(serverTool() ? [WEB_SEARCH] : []),
+      ...(imageTool() ? [betaZodTool({
+        name: READ_IMAGE.name,
+        description: READ_IMAGE.description,
+        inputSchema: z.object({ path: z.string() }),
+        run: ({ path }) => [imageBlock(path)],
+      })] : []),
     ],
     messages: [{ role: 'user', content: prompt }],
     stream: streamed(false),
+    ...(thinking() ? { thinking: THINKING, max_tokens: THINKING_MAX_TOKENS } : {}),
   });
   const final = await runner.runUntilDone();
   return final.content.filter((block) => block.type === 'text').map((block) => block.text).join('');

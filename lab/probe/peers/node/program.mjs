@@ -8,7 +8,7 @@
 
 import { readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, relative, isAbsolute, resolve } from 'node:path';
+import { extname, join, relative, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 // Any name works against the fake API; a real one keeps libraries with model tables quiet.
@@ -17,6 +17,21 @@ export const OPENAI_MODEL = 'gpt-4.1-mini'; // the Chat Completions peers'
 export const MAX_TOKENS = 1024;
 // Model calls one run may make: the probe's longest case (P12) is a 20-turn run.
 export const MAX_TURNS = 25;
+
+// Extended thinking with the API's least budget (max_tokens must be above it), and the server
+// tool a peer declares: what the probe asks for with LAB_PROBE_THINKING=1, LAB_PROBE_SERVER_TOOL=1.
+export const THINKING = { type: 'enabled', budget_tokens: 1024 };
+export const THINKING_MAX_TOKENS = 2048;
+export const WEB_SEARCH = { type: 'web_search_20250305', name: 'web_search', max_uses: 1 };
+export const thinking = () => process.env.LAB_PROBE_THINKING === '1';
+export const serverTool = () => process.env.LAB_PROBE_SERVER_TOOL === '1';
+
+export const imageTool = () => process.env.LAB_PROBE_IMAGE_TOOL === '1';
+
+export const READ_IMAGE = {
+  name: 'read_image',
+  description: 'Read an image file in the working folder and return it as an image.',
+};
 
 export const READ_FILE = {
   name: 'read_file',
@@ -52,6 +67,25 @@ export function readFile(path) {
     throw new Error(`${path}: outside the working folder`);
   }
   return readFileSync(target, 'utf8');
+}
+
+// An image file inside the working folder: its base64 data and media type (by its name).
+const MEDIA_TYPES = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp' };
+export function readImage(path) {
+  const folder = realpathSync(process.cwd());
+  const target = resolve(folder, path);
+  const inside = relative(folder, target);
+  if (inside.startsWith('..') || isAbsolute(inside)) {
+    throw new Error(`${path}: outside the working folder`);
+  }
+  const mediaType = MEDIA_TYPES[extname(target).toLowerCase()] ?? 'application/octet-stream';
+  return { data: readFileSync(target).toString('base64'), mediaType };
+}
+
+// The same image as the Messages API's image block.
+export function imageBlock(path) {
+  const { data, mediaType } = readImage(path);
+  return { type: 'image', source: { type: 'base64', media_type: mediaType, data } };
 }
 
 // Run `agent` on the prompt (the last argument) and print its final text. Whatever the framework
