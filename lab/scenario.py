@@ -57,6 +57,7 @@ class Setup:
     keep_last: int | None = None  # trim the history to the last N messages before each call
     tools: Callable[[World], list[Tool]] = no_extra_tools  # tools beside the course's five
     model: str = "claude-lab-1"  # the model name the harness asks for
+    thinking: int | None = None  # a thinking budget (tokens) the harness asks for; None: off
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ class Scenario:
     hooks: Sequence[tuple[str, Hook]] = ()  # (event, callback) in registration order
     keep_last: int | None = None  # trim the history to the last N messages before each call
     tools: Callable[[World], list[Tool]] = no_extra_tools  # tools beside the course's five
+    thinking: int | None = None  # a thinking budget (tokens) the harness asks for; None: off
 
     @property
     def setup(self) -> Setup:
@@ -152,6 +154,7 @@ def build_harness(
         model=setup.model,
         stream=setup.stream,
         max_turns=setup.max_turns,
+        thinking=setup.thinking,
         wait=wait,
     )
 

@@ -66,6 +66,15 @@ class PartialAnswer(Event):
 
 
 @dataclass(frozen=True)
+class ThinkingSentBack(Event):
+    """An answer held thinking blocks: their kinds, and whether the harness sent them back
+    in the assistant turn it appended (the reference keeps them, unchanged)."""
+
+    blocks: tuple[str, ...]
+    kept: bool
+
+
+@dataclass(frozen=True)
 class ModelRetried(Event):
     """A transient fault, and the wait before the model is asked again (seconds: on the world's
     virtual clock in the lab, on the real clock in `lab live`)."""

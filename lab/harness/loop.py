@@ -44,11 +44,13 @@ class Harness:
         stream: bool = False,
         max_turns: int = 12,
         max_tokens: int = 8000,
+        thinking: int | None = None,  # a thinking budget in tokens (below max_tokens); None: off
         wait: Wait | None = None,  # how retries wait: by default on the world's virtual clock
     ) -> None:
         self.client, self.layers, self.trace = client, layers, layers.trace
         parts = layers.parts  # the loop's parts come with its layers: one assembly per run
         self.holds_tool_calls = parts.continue_test()  # the continue test
+        self.sent_back = parts.thinking()  # what of the answer's thinking goes back
         self.model_call = ModelCall(
             client,
             self.trace,
@@ -57,7 +59,7 @@ class Harness:
             partial=parts.partial,
         )
         self.model, self.system, self.stream = model, system, stream
-        self.max_turns, self.max_tokens = max_turns, max_tokens
+        self.max_turns, self.max_tokens, self.thinking = max_turns, max_tokens, thinking
         self.messages: list[dict[str, Any]] = []
         self.turn = 0
         self.ended: EndReason | None = None
@@ -81,7 +83,7 @@ class Harness:
         answer = self.call_model()
         if answer is None:
             return False
-        self.messages.append(answer.param)
+        self.messages.append(self.sent_back(self.turn, answer.param, self.trace))
         if self.holds_tool_calls(answer):
             results = self.layers.run_calls(self.turn, answer.tool_calls)
             self.messages.append({"role": "user", "content": results})
@@ -104,6 +106,8 @@ class Harness:
         }
         if self.system:
             request["system"] = self.system
+        if self.thinking is not None:
+            request["thinking"] = {"type": "enabled", "budget_tokens": self.thinking}
         try:
             return self.model_call.answer(self.turn, request, stream=self.stream)
         except Unanswered as failed:
