@@ -176,7 +176,7 @@ def dispatch_table(chapter: str, tools: list[Tool], desk: Desk) -> dict[str, Cal
 @dataclass
 class CourseRun:
     """What a run of a chapter's loop left: every call with its result, the history, the
-    questions put to the human, the audit log and the world."""
+    questions put to the human, the audit log, the world and the files it lost."""
 
     chapter: str
     calls: list[tuple[str, dict[str, Any], str]]
@@ -184,6 +184,7 @@ class CourseRun:
     asked: list[str]
     log: list[str]
     world: World
+    lost: list[str]
 
 
 def run_course(
@@ -201,6 +202,7 @@ def run_course(
     desk = Desk(world, {}, list(human))
     desk.handlers = dispatch_table(chapter, tools, desk)
     step = STEPS[chapter]
+    before = world.snapshot()
     messages: list[dict[str, Any]] = [{"role": "user", "content": prompt}]
     calls: list[tuple[str, dict[str, Any], str]] = []
     for _ in range(max_turns):
@@ -222,4 +224,5 @@ def run_course(
             calls.append((block.name, dict(block.input), output))
             results.append({"type": "tool_result", "tool_use_id": block.id, "content": output})
         messages.append({"role": "user", "content": results})
-    return CourseRun(chapter, calls, messages, desk.asked, desk.log, world)
+    lost = sorted(set(before) - set(world.snapshot()))
+    return CourseRun(chapter, calls, messages, desk.asked, desk.log, world, lost)

@@ -111,6 +111,15 @@ class ToolRefused(Event):
 
 
 @dataclass(frozen=True)
+class RuleIgnored(Event):
+    """A permission rule the gates ignore from the start, and why (the start-up warning)."""
+
+    gate: str  # "deny", "ask" or "allow"
+    rule: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class ToolCallSeen(Event):
     call_id: str
     name: str

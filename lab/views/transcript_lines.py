@@ -30,6 +30,7 @@ from lab.trace import (
     PartialAnswer,
     ResultAppended,
     ResultSpilled,
+    RuleIgnored,
     RunEnded,
     RunStarted,
     StopContinued,
@@ -124,6 +125,8 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
     match e:
         case RunStarted():
             return w["prompt"].format(prompt=one_line(e.prompt)), "bold"
+        case RuleIgnored():
+            return w["rule_ignored"].format(gate=said.gate(e.gate, lang), rule=e.rule), "yellow"
         case ToolRefused():
             return w["refused"].format(tool=e.tool, reason=said.reason(e.reason, lang)), "red"
         case ModelCalled():

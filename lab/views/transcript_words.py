@@ -12,6 +12,8 @@ WORDS: dict[str, dict[str, str]] = {
         "first_context": "first message to the model: the prompt + context “{context}”",
         "context_dropped": " (a UserPromptSubmit hook answered; its answer was dropped)",
         "refused": "the dispatch table refused {tool}: {reason}",
+        "rule_ignored": "⚠ start-up warning: {gate} rule {rule} ignored: each part of a "
+        "compound command is matched alone, and this rule spans a shell operator",
         "called": "model called with {n} message{s}{streamed}",
         "streamed": " · streamed",
         "answered": "{id} · stop_reason={stop} (declared) · tool_use in content: {seen}",
@@ -76,6 +78,8 @@ WORDS: dict[str, dict[str, str]] = {
         "first_context": "发给模型的第一条消息：提示词 + 上下文“{context}”",
         "context_dropped": "（输入提交钩子有返回值，但被丢弃了）",
         "refused": "号码簿拒绝登记 {tool}：{reason}",
+        "rule_ignored": "⚠ 启动告警：{gate}规则 {rule} 被忽略：复合命令是一段一段分别匹配的，"
+        "这条规则横跨了 shell 操作符，哪一段都匹配不上",
         "called": "调用模型，带 {n} 条消息{streamed}",
         "streamed": " · 流式",
         "answered": "{id} · stop_reason={stop}（声明）· 内容块里有 tool_use：{seen}",
