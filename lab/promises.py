@@ -278,9 +278,14 @@ def block_key(block: dict) -> tuple:
 
 
 def what_changed(wanted: Sequence[dict], sent: Sequence[dict]) -> str:
-    """What differs between an answer's blocks and the blocks sent back, in words: its text
-    dropped, a call missing, renamed or with its input changed; else its blocks reordered."""
+    """What differs between an answer's blocks and the blocks sent back, in words: its
+    thinking or text dropped, a call missing, renamed or with its input changed; else its
+    blocks reordered."""
     said = []
+    thinking = [b for b in wanted if b.get("type") in ("thinking", "redacted_thinking")]
+    kept = [b for b in sent if b.get("type") in ("thinking", "redacted_thinking")]
+    if len(kept) < len(thinking):
+        said.append(f"{len(thinking) - len(kept)} of its {len(thinking)} thinking block(s) dropped")
     texts = [b.get("text") for b in of_type(list(wanted), "text")]
     back = [b.get("text") for b in of_type(list(sent), "text")]
     if missing := [t for t in texts if t not in back]:

@@ -57,6 +57,7 @@ class Setup:
     keep_last: int | None = None  # trim the history to the last N messages before each call
     tools: Callable[[World], list[Tool]] = no_extra_tools  # tools beside the course's five
     model: str = "claude-lab-1"  # the model name the harness asks for
+    thinking: int | None = None  # a thinking budget (tokens) the harness asks for; None: off
 
 
 SETUP_FIELDS = frozenset(f.name for f in fields(Setup))
@@ -163,6 +164,7 @@ def build_harness(
         model=setup.model,
         stream=setup.stream,
         max_turns=setup.max_turns,
+        thinking=setup.thinking,
         wait=wait,
     )
 

@@ -81,6 +81,23 @@ class Switches:
         source="beyond the seed: the Messages API's errors (429 with retry-after, 529 "
         "overloaded) and the SDK's own retry policy",
     )
+    keep_thinking_blocks: bool = flag(
+        True,
+        course=(
+            True,
+            "moot: the course never asks for thinking; s01 appends response.content as it "
+            "came, so thinking blocks would go back whole",
+        ),
+        mechanism="M1",
+        experiments="D29",
+        reader="lab/harness/thinking.py",
+        fault="Off: the thinking blocks of an answer are stripped before it enters the "
+        "history; with thinking on, the API rejects the next request of the tool loop.",
+        grade="beyond",
+        source="beyond the seed: the Messages API's extended-thinking rule (a tool loop's "
+        "assistant turn goes back with its thinking blocks first, unchanged, signatures "
+        "checked)",
+    )
     unknown_tool_result: bool = flag(
         True,
         course=(True, 's02 answers an unknown name with the string "Unknown: <name>"'),

@@ -66,6 +66,15 @@ class PartialAnswer(Event):
 
 
 @dataclass(frozen=True)
+class ThinkingSentBack(Event):
+    """An answer held thinking blocks: their kinds, and whether the harness sent them back
+    in the assistant turn it appended (the reference keeps them, unchanged)."""
+
+    blocks: tuple[str, ...]
+    kept: bool
+
+
+@dataclass(frozen=True)
 class ModelRetried(Event):
     """A transient fault, and the wait before the model is asked again (seconds: on the world's
     virtual clock in the lab, on the real clock in `lab live`)."""
@@ -98,6 +107,15 @@ class ToolRefused(Event):
     """A tool the dispatch table refused to register (its contract is broken)."""
 
     tool: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class RuleIgnored(Event):
+    """A permission rule the gates ignore from the start, and why (the start-up warning)."""
+
+    gate: str  # "deny", "ask" or "allow"
+    rule: str
     reason: str
 
 

@@ -52,7 +52,7 @@ FLOORS = [
     {"lab.bilingual", "lab.reading", "lab.language"},
     {"lab.world", "lab.model", "lab.course_rules"},
     {"lab.record", "lab.promises"},
-    {"lab.harness"},
+    {"lab.harness", "lab.course_steps"},
     {
         "lab.scenario",
         "lab.runner",

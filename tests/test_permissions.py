@@ -15,7 +15,7 @@ from lab.harness.permissions import (
 from lab.model import text, tool_use, turn
 from lab.scenario import Scenario, run_scenario
 from lab.switches import Switches
-from lab.trace import GateDecision, HumanAsked, ToolExecuted
+from lab.trace import GateDecision, HumanAsked, RuleIgnored, RunStarted, ToolExecuted
 
 FILES = {"notes.txt": "keep me\n", "x/data.bin": "0101\n", "secrets/key.txt": "hunter2\n"}
 
@@ -223,6 +223,29 @@ def test_unsplit_compound_commands_bypass_the_rules():
     run = run_one(bash("ls && rm -rf x"), perms, Switches(split_compound_commands=False))
     assert decision(run) == ("allow", "allow")
     assert "/workspace/x/data.bin" not in run.world.snapshot()
+
+
+def test_a_rule_that_spans_a_shell_operator_is_ignored_with_a_start_up_warning():
+    """Seed §10-2 【二】: the product ignores a rule a compound command would bypass and warns
+    at start-up. Judged part by part, `Bash(* | sh)` matches no part: left out, and said so."""
+    perms = Permissions(
+        deny=["Bash(rm *)", "Bash(* | sh)"], ask=["Bash(ls && rm *)"], allow=['Bash(echo "a|b")']
+    )
+    run = run_one(bash("echo hi | sh"), perms)
+    warned = run.trace.of(RuleIgnored)
+    assert [(e.turn, e.gate, e.rule) for e in warned] == [
+        (0, "deny", "Bash(* | sh)"),
+        (0, "ask", "Bash(ls && rm *)"),
+    ]  # a quoted `|` is no operator: `Bash(echo "a|b")` stays
+    assert run.trace.events.index(warned[-1]) < run.trace.events.index(run.trace.of(RunStarted)[0])
+    assert decision(run) == ("default", "allow") and ran(run) == ["toolu_c"]
+
+
+def test_matched_as_one_string_the_same_rule_applies_and_nothing_is_said():
+    perms = Permissions(deny=["Bash(* | sh)"])
+    run = run_one(bash("echo hi | sh"), perms, Switches(split_compound_commands=False))
+    assert run.trace.of(RuleIgnored) == []
+    assert decision(run) == ("deny", "deny") and ran(run) == []
 
 
 # -- the scripted human ----------------------------------------------------------------------

@@ -62,6 +62,7 @@ def test_the_reference_preset_has_every_protection_on():
 def test_the_flag_set_is_the_documented_one():
     assert set(NAMES) == FAULT_WHEN_TRUE | {
         "retry_transient_errors",
+        "keep_thinking_blocks",
         "unknown_tool_result",
         "contract_checked",
         "handler_errors_become_results",

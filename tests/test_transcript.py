@@ -51,6 +51,7 @@ BREAKS = {
     "D26": (2, "toolu_002", "gate deny → deny (deny rule Edit(.env))", "human asked"),
     "D27": (1, "tail", "in parallel", "tray [toolu_001] 0s→1s"),
     "D28": (1, "toolu_001", "cannot delete '/etc/hosts': Read-only file system", "ran 0s→2s"),
+    "D29": (1, "head", "thinking: sent back unchanged", "thinking: STRIPPED from the turn"),
 }
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from lab.harness.model_call import Answer, ModelCall, Unanswered
 from lab.harness.partial import DropPartial
 from lab.harness.retry import Backoff, Wait
+from lab.harness.thinking import ThinkingKept
 from lab.trace import EndReason, RunEnded, RunStarted
 
 if TYPE_CHECKING:
@@ -41,6 +42,7 @@ class LoopParts(NamedTuple):
     continue_test: type[ContentTest] = ContentTest
     retry: type[Backoff] = Backoff
     partial: type[DropPartial] = DropPartial
+    thinking: type[ThinkingKept] = ThinkingKept
 
 
 class Harness:
@@ -55,15 +57,17 @@ class Harness:
         stream: bool = False,
         max_turns: int = 12,
         max_tokens: int = 8000,
+        thinking: int | None = None,  # a thinking budget in tokens (below max_tokens); None: off
         wait: Wait | None = None,  # how retries wait: by default on the world's virtual clock
     ) -> None:
         self.client, self.layers, self.trace = client, layers, layers.trace
-        continue_test, retry, partial = parts or LoopParts()
+        continue_test, retry, partial, thinking_part = parts or LoopParts()
         self.holds_tool_calls = continue_test()
+        self.sent_back = thinking_part()  # what of the answer's thinking goes back
         wait = wait or layers.world.clock.advance
         self.model_call = ModelCall(client, self.trace, wait, retry=retry, partial=partial)
         self.model, self.system, self.stream = model, system, stream
-        self.max_turns, self.max_tokens = max_turns, max_tokens
+        self.max_turns, self.max_tokens, self.thinking = max_turns, max_tokens, thinking
         self.messages: list[dict[str, Any]] = []
         self.turn = 0
         self.ended: EndReason | None = None
@@ -87,7 +91,7 @@ class Harness:
         answer = self.call_model()
         if answer is None:
             return False
-        self.messages.append(answer.param)
+        self.messages.append(self.sent_back(self.turn, answer.param, self.trace))
         if self.holds_tool_calls(answer):
             results = self.layers.run_calls(self.turn, answer.tool_calls)
             self.messages.append({"role": "user", "content": results})
@@ -110,6 +114,8 @@ class Harness:
         }
         if self.system:
             request["system"] = self.system
+        if self.thinking is not None:
+            request["thinking"] = {"type": "enabled", "budget_tokens": self.thinking}
         try:
             return self.model_call.answer(self.turn, request, stream=self.stream)
         except Unanswered as failed:

@@ -29,6 +29,7 @@ from lab.harness.partial import DropPartial
 from lab.harness.permissions import AllTools, DenyFirst, PartByPart, WholeLine
 from lab.harness.results import ReadPages
 from lab.harness.retry import Backoff
+from lab.harness.thinking import ThinkingKept
 from lab.harness.tools import ContractChecked, GuardedDispatch
 from lab.harness.walls import Sandboxed, WallUp
 
@@ -39,6 +40,7 @@ class Parts:
 
     continue_test: type[ContentTest] = ContentTest  # M1 loop.py
     retry: type[Backoff] = Backoff  # M1 retry.py
+    thinking: type[ThinkingKept] = ThinkingKept  # M1 thinking.py
     contract: type[ContractChecked] = ContractChecked  # M2 tools.py
     dispatch: type[GuardedDispatch] = GuardedDispatch  # M2 tools.py
     trays: type[ParallelTrays] = ParallelTrays  # M2 batching.py
@@ -63,7 +65,7 @@ class Parts:
 
     def loop(self) -> LoopParts:
         """The loop's own parts (M1), which the builder hands to the loop."""
-        return LoopParts(self.continue_test, self.retry, self.partial)
+        return LoopParts(self.continue_test, self.retry, self.partial, self.thinking)
 
 
 def slots() -> list[str]:

@@ -20,7 +20,7 @@ import pathspec
 from lab import course_rules
 from lab.harness.checks import PASS, Call, Earlier, Said
 from lab.harness.hooks import HooksOnlyTighten, SilenceIsNothing
-from lab.trace import Decision, Gate, GateDecision, HumanAsked, Trace
+from lab.trace import Decision, Gate, GateDecision, HumanAsked, RuleIgnored, Trace
 from lab.world import World, split_commands
 
 # Production rule names cover the lab's tools the way Claude Code's cover its own.
@@ -138,6 +138,10 @@ class WholeLine:
     """D11: a compound command is matched as one string, so `ls && rm -rf /` passes a
     `Bash(ls *)` allow rule and misses a `Bash(rm *)` deny rule."""
 
+    def ignores(self, rule: str) -> str | None:
+        """Why a rule cannot work under this matching, or None: matched whole, every rule can."""
+        return None
+
     def first_match(
         self, rules: Sequence[Rule], name: str, input: dict[str, Any], world: World, *, every: bool
     ) -> Rule | None:
@@ -146,7 +150,18 @@ class WholeLine:
 
 class PartByPart(WholeLine):
     """The reference: a compound bash command is judged part by part; a deny or ask rule
-    matches when any part matches it, allow (`every`) needs each part allowed."""
+    matches when any part matches it, allow (`every`) needs each part allowed. A Bash rule
+    written across a shell operator can then match no part: it is ignored, with a warning at
+    start-up (the product does so for rules a compound command would bypass, seed §10-2)."""
+
+    def ignores(self, rule: str) -> str | None:
+        found = re.fullmatch(r"\s*Bash\s*\((.*)\)\s*", rule, re.DOTALL)
+        if found is None or len(split_commands(found.group(1))) < 2:
+            return None
+        return (
+            "a Bash rule is matched against each part of a compound command, and this one "
+            "spans a shell operator, so no part can match it"
+        )
 
     def first_match(
         self, rules: Sequence[Rule], name: str, input: dict[str, Any], world: World, *, every: bool
@@ -223,9 +238,18 @@ class Gates:
             kind: [
                 r if isinstance(r, Rule) else parse_rule(r, world)
                 for r in getattr(permissions, kind)
+                if not self.ignored(kind, r)
             ]
             for kind in ("deny", "ask", "allow")
         }
+
+    def ignored(self, gate: str, rule: str | Rule) -> bool:
+        """A rule this matching cannot apply: left out, with a warning in the trace (turn 0,
+        before the first call: the harness's start-up)."""
+        why = None if isinstance(rule, Rule) else self.compound.ignores(rule)
+        if why is not None:
+            self.trace.emit(RuleIgnored(0, gate, str(rule), why))
+        return why is not None
 
     def judge(self, call: Call, earlier: Earlier) -> Said:
         """Stop the call with the denial, or pass it ("allow" when an allow rule settled it)."""

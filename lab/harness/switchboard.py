@@ -38,6 +38,7 @@ from lab.harness.parts import Parts
 from lab.harness.permissions import AllTools, AskFirst, BashOnly, DenyFirst, PartByPart, WholeLine
 from lab.harness.results import ReadPages, ReadSpills
 from lab.harness.retry import Backoff, NoRetry
+from lab.harness.thinking import ThinkingDropped, ThinkingKept
 from lab.harness.tools import BareDispatch, ContractChecked, ContractUnchecked, GuardedDispatch
 from lab.harness.walls import Sandboxed, Unsandboxed, WallDown, WallUp
 from lab.switches import Switches, switch_names
@@ -46,6 +47,7 @@ from lab.switches import Switches, switch_names
 TABLE: dict[str, tuple[str, type, type]] = {
     "trust_stop_reason": ("continue_test", ContentTest, DeclaredStopReason),
     "retry_transient_errors": ("retry", Backoff, NoRetry),
+    "keep_thinking_blocks": ("thinking", ThinkingKept, ThinkingDropped),
     "unknown_tool_result": ("known_tool", UnknownToolResult, UnknownToolCrash),
     "contract_checked": ("contract", ContractChecked, ContractUnchecked),
     "handler_errors_become_results": ("dispatch", GuardedDispatch, BareDispatch),

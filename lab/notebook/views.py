@@ -376,6 +376,44 @@ def course_view(lang: str = "en") -> View:
     return View(table)
 
 
+COURSE_RUN = {
+    "en": {
+        "title": "{chapter}'s loop: {n} calls, {lost} files gone from the virtual disk",
+        "call": "call",
+        "result": "what the loop sent back",
+        "asked": "asked the human",
+        "log": "log_hook saw",
+        "nothing": "nothing",
+    },
+    "zh": {
+        "title": "{chapter} 的循环：{n} 个调用，虚拟磁盘上少了 {lost} 个文件",
+        "call": "调用",
+        "result": "循环发回的结果",
+        "asked": "问了人",
+        "log": "审计日志（log_hook）看到",
+        "nothing": "什么也没有",
+    },
+}
+
+
+def course_run_view(run: Any, lang: str = "en") -> View:
+    """A run of the course's loop (lab.course_steps): each call and what went back, then the
+    questions put to the human and the audit log (s03/s04), the files lost."""
+    w = COURSE_RUN[lang]
+    title = w["title"].format(chapter=run.chapter, n=len(run.calls), lost=len(run.lost))
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=title, title_justify="left")
+    table.add_column(w["call"], overflow="fold")
+    table.add_column(w["result"], overflow="fold")
+    for name, input, output in run.calls:
+        args = " ".join(str(v) for v in input.values())
+        table.add_row(f"{name} {args}".strip(), output)
+    if run.chapter in ("s03", "s04"):
+        table.add_row(w["asked"], "\n".join(run.asked) or w["nothing"], style="dim")
+    if run.chapter == "s04":
+        table.add_row(w["log"], "\n".join(run.log) or w["nothing"], style="dim")
+    return View(table)
+
+
 def rules_text(rules: Any) -> str:
     """A RuleSet's non-default fields, e.g. "deny ('Bash(rm *)',) · default ask"."""
     defaults = type(rules)()

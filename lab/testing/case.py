@@ -15,6 +15,8 @@ from lab.scenario import Run, Scenario, run_scenario
 from lab.switches import Switches
 from lab.testing import catalog
 
+THINKING_BUDGET = 1024  # the API's smallest budget
+
 
 @dataclass(frozen=True)
 class RuleSet:
@@ -57,6 +59,7 @@ class Case:
     keep_last: int | None = None
     stream: bool = False
     max_turns: int = 12
+    thinking: bool = False  # the harness asks for thinking (a budget of THINKING_BUDGET)
 
     @property
     def has_stop_hook(self) -> bool:
@@ -79,6 +82,7 @@ class Case:
             hooks=catalog.hooks(*self.hooks),
             keep_last=self.keep_last,
             tools=catalog.extra_tools(*self.tools),
+            thinking=THINKING_BUDGET if self.thinking else None,
         )
 
     def run(self, switches: Switches | None = None) -> Run:
@@ -108,4 +112,5 @@ class Case:
             + len(self.files)
             + (self.keep_last is not None)
             + self.stream
+            + self.thinking
         )

@@ -17,7 +17,7 @@ from lab.observables import STANDARD
 from lab.scenario import Run
 from lab.switches import Switches, switch_info
 from lab.testing import catalog
-from lab.testing.case import Case, RuleSet
+from lab.testing.case import THINKING_BUDGET, Case, RuleSet
 from lab.testing.invariants import Invariant, broken
 
 
@@ -162,6 +162,8 @@ def scenario_lines(case: Case) -> list[str]:
         lines.append(f"keep_last={case.keep_last},")
     if case.stream:
         lines.append("stream=True,")
+    if case.thinking:
+        lines.append(f"thinking={THINKING_BUDGET},")
     lines.append("script=[")
     lines += [f"    {step_source(step)}," for step in case.script]
     if case.padding:

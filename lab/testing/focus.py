@@ -67,8 +67,9 @@ def cut_cases() -> st.SearchStrategy[Case]:
 
 
 def loop_cases() -> st.SearchStrategy[Case]:
-    """M1: lying stop_reasons, Stop hooks (two times out of three), trimmed histories; or
-    the API's faults (a third of the time)."""
+    """M1: lying stop_reasons, Stop hooks (two times out of three), trimmed histories, a
+    harness that asks for thinking (half the time); or the API's faults (a third of the
+    time)."""
     hooks = weighted(
         (2, hook_names(events=("Stop",), min_size=1)),
         (1, hook_names(events=("Stop", "UserPromptSubmit"))),
@@ -78,6 +79,7 @@ def loop_cases() -> st.SearchStrategy[Case]:
         rules=NO_RULES,
         hooks=hooks,
         tools=NONE,
+        thinking=st.booleans(),
     )
     return weighted((2, stops), (1, fault_cases()))
 

@@ -111,6 +111,7 @@ def cases(
     tools: st.SearchStrategy[tuple[str, ...]] | None = None,
     keep_last: st.SearchStrategy[int | None] | None = None,
     stream: st.SearchStrategy[bool] | None = None,
+    thinking: st.SearchStrategy[bool] | None = None,
 ) -> st.SearchStrategy[Case]:
     """Whole generated scenarios; pass a strategy (e.g. `st.just(())`) to pin an ingredient,
     or `calls` to change what the script's tool calls are drawn from."""
@@ -133,6 +134,7 @@ def cases(
         "tools": tools,
         "keep_last": keep_last,
         "stream": stream,
+        "thinking": thinking,
     }
     pinned = {k: strategy for k, strategy in given.items() if strategy is not None}
     return st.builds(Case, **{**defaults, **pinned})

@@ -298,7 +298,7 @@ def simpler_rules(rules: RuleSet) -> Iterator[RuleSet]:
 
 def simpler_cases(case: Case) -> Iterator[Case]:
     """Every way to drop one ingredient of a case: a turn, a block, a declared stop_reason,
-    a file, a rule, an answer, a hook, a tool, the trim, the stream."""
+    a file, a rule, an answer, a hook, a tool, the trim, the stream, the thinking."""
     script = case.script
     for i in range(len(script) - 1):
         yield replace(case, script=without(script, i))
@@ -320,6 +320,8 @@ def simpler_cases(case: Case) -> Iterator[Case]:
         yield replace(case, keep_last=None)
     if case.stream:
         yield replace(case, stream=False)
+    if case.thinking:
+        yield replace(case, thinking=False)
 
 
 def tidy(case: Case, breaks: Callable[[Case], bool]) -> Case:

@@ -11,6 +11,8 @@ FAULTS = {
     "到来的工具调用被丢掉。",
     "retry_transient_errors": "关掉：瞬时故障（429、529、5xx、流里的错误事件或断开的连接）"
     "立刻结束运行，而不是等一等再问一次。",
+    "keep_thinking_blocks": "关掉：回答里的思考块在追加进历史之前被剥掉；开启思考时，"
+    "工具循环的下一次请求被 API 拒绝。",
     "unknown_tool_result": "关掉：查不到的工具名抛异常，而不是变成一条 is_error 结果，"
     "运行在一批调用中途崩溃。",
     "contract_checked": "关掉：注册时不检查 schema 与签名的契约；schema 写 file_path、"
@@ -61,6 +63,8 @@ COURSE_WHY = {
     "那正是 D1 的退化循环）",
     "retry_transient_errors": "s01 默认的 Anthropic() 客户端对 408/409/429/5xx 退避重试两次"
     "（SDK 的 max_retries=2）；它从不流式，所以流不会在回答中途断开",
+    "keep_thinking_blocks": "无从谈起：课程从不开启思考；s01 把 response.content 原样追加，"
+    "思考块也会整个送回",
     "unknown_tool_result": 's02 对查不到的名字回一句字符串 "Unknown: <name>"',
     "contract_checked": "schema 与签名的契约是隐含的：没有任何地方检查它",
     "handler_errors_become_results": "s02 的 handler(**block.input) 外面没有 try："

@@ -30,9 +30,11 @@ from lab.trace import (
     PartialAnswer,
     ResultAppended,
     ResultSpilled,
+    RuleIgnored,
     RunEnded,
     RunStarted,
     StopContinued,
+    ThinkingSentBack,
     ToolCallSeen,
     ToolExecuted,
     ToolRefused,
@@ -109,6 +111,8 @@ def body(text: str, w: dict[str, str], limit: int | None) -> str:
 def block_text(block: dict[str, Any], w: dict[str, str]) -> str:
     if block["type"] == "text":
         return w["text"].format(text=one_line(block["text"]))
+    if block["type"] == "thinking":
+        return w["thinking"].format(text=one_line(block["thinking"]))
     if block["type"] == "tool_use":
         args = json.dumps(block["input"], ensure_ascii=False)
         return f"tool_use {block['id']}  {block['name']} {args}"
@@ -121,6 +125,8 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
     match e:
         case RunStarted():
             return w["prompt"].format(prompt=one_line(e.prompt)), "bold"
+        case RuleIgnored():
+            return w["rule_ignored"].format(gate=said.gate(e.gate, lang), rule=e.rule), "yellow"
         case ToolRefused():
             return w["refused"].format(tool=e.tool, reason=said.reason(e.reason, lang)), "red"
         case ModelCalled():
@@ -141,6 +147,10 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
             kinds = ", ".join(b["type"] for b in e.blocks) or w["no_blocks"]
             fate = w["partial_kept"] if e.kept else w["partial_dropped"]
             return w["partial"].format(kinds=kinds, fate=fate), "bold red" if e.kept else "dim"
+        case ThinkingSentBack():
+            fate = w["sent_kept"] if e.kept else w["sent_dropped"]
+            text = w["sent_back"].format(kinds=", ".join(e.blocks), fate=fate)
+            return text, "dim" if e.kept else "bold red"
         case ModelRetried():
             text = w["retried"].format(
                 n=e.retry, wait=f"{e.wait_s:g}", reason=said.reason(e.reason, lang)
