@@ -87,9 +87,9 @@ case_view(finding.case, "the smallest case hypothesis found")
 # %% [markdown]
 # 它是找到的，不是写出来的；和笔记本 04 里手写的 D10 比一比。It was found, not written: compare D10.
 #
-# **问题 H.1 / Question H.1.** 这个用例放到参考实现上，还会守住同一条不变式吗？换句话说，故障在开关里（True）
-# 还是在用例里（False）？ On the reference harness, does the same case keep the promise?
-# *(True / False)*
+# **问题 H.1 / Question H.1.** 这个用例放到参考实现上，还会守住同一条不变式吗？换句话说，故障在开关里（是）
+# 还是在用例里（否）？ On the reference harness, does the same case keep the promise?
+# *(是、否 / True / False)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction
@@ -113,7 +113,7 @@ pair.view()
 # breaks it.
 #
 # **问题 H.2 / Question H.2.** D1 的开关 `trust_stop_reason` 会被 `continuation`（M1 的承诺）抓住吗？
-# Does `continuation`, M1's promise, catch D1's switch `trust_stop_reason`? *(True / False)*
+# Does `continuation`, M1's promise, catch D1's switch `trust_stop_reason`? *(是、否 / True / False)*
 #
 # **问题 H.3 / Question H.3.** 参考实现那一行有几个 ✗？ How many ✗ on the reference harness's row?
 # *(一个整数 / an integer)*

@@ -74,10 +74,10 @@ def verdict_view(verdict: Any) -> RenderableType:
     mark = Text(w["right"], "bold green") if verdict.right else Text(w["wrong"], "bold red")
     table = Table(box=box.SIMPLE, show_header=False, pad_edge=False)
     typed, reading = shown(verdict.prediction), glossed(verdict.reading, verdict.lang)
-    as_read = "" if shown(verdict.reading) == typed else f"  ({w['read_as']} {reading})"
+    as_read = "" if reading == typed else f"  ({w['read_as']} {reading})"
     table.add_row(w["yours"], Text(typed + as_read))
     table.add_row(w["computed"], Text(glossed(verdict.computed, verdict.lang), "bold"))
-    why = verdict.question.why[verdict.lang].format(answer=shown(verdict.computed))
+    why = verdict.question.why[verdict.lang].format(answer=glossed(verdict.computed, verdict.lang))
     source = inspect.getsource(verdict.question.compute).strip()
     colon = COLON[verdict.lang]
     misread = verdict.question.misreading(verdict.prediction).get(verdict.lang)
