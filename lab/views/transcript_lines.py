@@ -38,6 +38,7 @@ from lab.trace import (
     ToolRefused,
 )
 from lab.views import harness_words as said
+from lab.views.scenario_words import in_chinese
 from lab.views.transcript_words import WORDS
 
 # The course's permission stage runs as a hook of this name; its verdict shows in the gate
@@ -108,7 +109,8 @@ def body(text: str, w: dict[str, str], limit: int | None) -> str:
 
 def block_text(block: dict[str, Any], w: dict[str, str]) -> str:
     if block["type"] == "text":
-        return w["text"].format(text=one_line(block["text"]))
+        gloss = in_chinese(block["text"], w["lang"])
+        return w["text"].format(text=one_line(block["text"])) + gloss
     if block["type"] == "tool_use":
         args = json.dumps(block["input"], ensure_ascii=False)
         return f"tool_use {block['id']}  {block['name']} {args}"
@@ -120,7 +122,8 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
     lang = w["lang"]
     match e:
         case RunStarted():
-            return w["prompt"].format(prompt=one_line(e.prompt)), "bold"
+            gloss = in_chinese(e.prompt, lang)
+            return w["prompt"].format(prompt=one_line(e.prompt)) + gloss, "bold"
         case ToolRefused():
             return w["refused"].format(tool=e.tool, reason=said.reason(e.reason, lang)), "red"
         case ModelCalled():
