@@ -4,7 +4,7 @@ says, as a zh reader sees it beside the wire text (which stays exactly as sent).
 from __future__ import annotations
 
 # The wire text → its Chinese. A test runs every experiment and finds each prompt and model text
-# here, so a new scenario's words come with their Chinese.
+# here (and the hunt's texts), so a new scenario's words come with their Chinese.
 SAID: dict[str, str] = {
     # prompts
     "Check the disk and then list the files.": "先检查磁盘，再列出文件。",
@@ -38,7 +38,10 @@ SAID: dict[str, str] = {
     "What does the README say?": "README 里写了什么？",
     "What is in the workspace?": "工作区里有什么？",
     "Which users exist on this machine?": "这台机器上有哪些用户？",
-    # the model's texts
+    # the model's texts (the experiments', the hunt's pool lab/testing/pools.py, the notebooks')
+    "Done.": "完成了。",
+    "All finished.": "全做完了。",
+    "ok": "好的",
     "A cleanup would remove build/ and notes.txt; say the word and I will.": (
         "清理会删掉 build/ 和 notes.txt；你一句话我就删。"
     ),
