@@ -491,7 +491,7 @@ def notebook_outputs(source: Path) -> list[str]:
     notebook = jupytext.read(source)
     with tempfile.TemporaryDirectory(prefix="lab-zh-scan-") as folder:
         client = NotebookClient(
-            notebook, timeout=patience.limit(600), resources={"metadata": {"path": folder}}
+            notebook, timeout=int(patience.limit(600)), resources={"metadata": {"path": folder}}
         )
         try:
             client.execute()
