@@ -20,7 +20,7 @@ from rich.text import Text
 from lab.experiment import MECHANISMS, Experiment, Outcome
 from lab.switches import Switches, switch_info, switch_names
 from lab.trace import BatchRan, Event, ToolExecuted
-from lab.views import observable_words, switch_words, transcript
+from lab.views import harness_words, observable_words, switch_words, transcript
 from lab.views.scenario_words import in_chinese
 from lab.views.text_cells import ByWidth
 
@@ -580,9 +580,10 @@ def messages_view(
         for block in [] if isinstance(content, str) else content:
             if block["type"] == "tool_result":
                 error = " is_error" if block.get("is_error") else ""
-                line = Text(
-                    f"tool_result → {block['tool_use_id']}{error}: {clip(block['content'])}"
-                )
+                content = block["content"] if isinstance(block["content"], str) else ""
+                gloss = harness_words.result_gloss(content, lang)
+                said = f"“{clip(content)}”{gloss}" if gloss else clip(block["content"])
+                line = Text(f"tool_result → {block['tool_use_id']}{error}: {said}")
                 line.stylize("yellow" if error else "green")
                 if block["tool_use_id"] not in blocks_of(before, "tool_use", "id"):
                     line.append(orphan, "bold red")

@@ -203,7 +203,10 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
             return w["spilled"].format(size=e.size, path=e.path), "blue"
         case ResultAppended():
             error = " [is_error]" if e.is_error else ""
-            content = body(e.content, w, limit) + said.result_gloss(e.content, lang)
+            gloss = said.result_gloss(e.content, lang)
+            content = body(e.content, w, limit)
+            if gloss:  # the harness's own words: quoted as sent, then said in Chinese
+                content = f"“{content}”{gloss}"
             return w["result"].format(error=error, content=content), "dim"
         case BatchRan():
             parallel = w["parallel"] if e.parallel else ""
