@@ -15,6 +15,7 @@ from typing import Any
 
 from lab.predict import shown, synonyms
 from lab.questions import BANK, Question
+from lab.reading import glossed
 
 # The answers that need a run made in the notebook, as those runs give them.
 HUNT = ("追猎找到的用例", "the hunt's finding")
@@ -31,11 +32,11 @@ FROM_THE_NOTEBOOK_RUN: dict[str, tuple[Any, tuple[str, str]]] = {
 HEADER = """\
 # 答案与误解 / Answer key
 
-教师用。每个问题：答案、也算对的说法、它针对的误解。由 `lab/questions.py` 生成
+教师用。每个问题：答案、也算对的说法、它针对的误解。由 `lab/questions/` 生成
 （`python -m lab.answer_key > docs/teacher/answer-key.md`），请勿手改；测试会检查它是最新的。
 
 For the teacher. Each question: the answer, the words also accepted, and the misconception it
-targets. Written from `lab/questions.py` (`python -m lab.answer_key > docs/teacher/answer-key.md`);
+targets. Written from `lab/questions/` (`python -m lab.answer_key > docs/teacher/answer-key.md`);
 do not edit by hand, a test checks that it is current.
 
 学生怎么写都行：数字可以写成 `2`、"2"、「第二轮」「三处」，两个数写成 "1, 8"
@@ -57,6 +58,12 @@ def answer_of(question: Question) -> tuple[Any, tuple[str, str] | None]:
     return question.compute(), None
 
 
+def chapter_word(answer: Any) -> str:
+    """The chapter's word for an answer that has one (被丢弃, 是), to lead the code's word."""
+    word = glossed(answer, "zh")
+    return "" if word == shown(answer) else f"{word.split('（')[0]} · "
+
+
 def entry(question: Question) -> str:
     answer, source = answer_of(question)
     also = [shown(w) for w in synonyms(answer, question.groups) if shown(w) != shown(answer)]
@@ -66,7 +73,7 @@ def entry(question: Question) -> str:
         f"- 问题：{question.ask['zh']}",
         f"- Question: {question.ask['en']}",
         f"- 答的形式 / form: {question.form}",
-        f"- **答案 / answer: `{shown(answer)}`**"
+        f"- **答案 / answer: {chapter_word(answer)}`{shown(answer)}`**"
         + (
             f"（在笔记本里由{source[0]}算出 / computed in the notebook from {source[1]}）"
             if source
@@ -81,11 +88,11 @@ def entry(question: Question) -> str:
     ]
     for typical, belief in question.wrong:
         lines += [
-            f"- 典型错答 `{shown(typical)}`：{belief['zh']}",
+            f"- 典型错答 {chapter_word(typical)}`{shown(typical)}`：{belief['zh']}",
             f"- Typical wrong answer `{shown(typical)}`: {belief['en']}",
         ]
     lines += [
-        f"- 为什么：{question.why['zh'].format(answer=shown(answer))}",
+        f"- 为什么：{question.why['zh'].format(answer=glossed(answer, 'zh'))}",
         f"- Why: {question.why['en'].format(answer=shown(answer))}",
     ]
     return "\n".join(lines)

@@ -2,7 +2,7 @@
 then is the answer shown — in a notebook (`check`) and on the command line (`lab run --predict`).
 
 The answers are never written down beside the question: a notebook question names an entry of
-`lab/questions.py`, whose code computes the answer from a run when `check` is called.
+`lab/questions/bank.py`, whose code computes the answer from a run when `check` is called.
 """
 
 from __future__ import annotations

@@ -16,9 +16,9 @@ NO_PREDICTION = ...  # what a prediction cell holds until the student writes one
 # type for it: the chapter's own term first, then its usual names in both languages.
 TERMS: dict[str, tuple[str, ...]] = {
     # what became of a call (M1.2)
-    "dropped": ("丢弃", "被丢弃", "丢了", "丢掉", "被丢掉", "丢失", "lost", "never looked at"),
+    "dropped": ("被丢弃", "丢弃", "丢了", "丢掉", "被丢掉", "丢失", "lost", "never looked at"),
     "ran": ("执行了", "执行", "运行了", "跑了", "executed", "run"),
-    "stopped": ("拦下", "被拦下", "拦住", "被拦住", "挡下", "被挡下", "blocked"),
+    "stopped": ("被拦下", "拦下", "拦住", "被拦住", "挡下", "被挡下", "blocked"),
     # the five stages of a call, in the chapter's order (M3, M4, exercise m3)
     "known_tool": ("号码簿查名", "查名", "查号码簿", "known tool", "lookup", "name lookup"),
     "validation": (
@@ -296,10 +296,21 @@ def shown(value: Any) -> str:
 
 
 def glossed(value: Any, lang: str) -> str:
-    """A value as shown to a class: in Chinese a term leads with the chapter's word."""
-    if lang == "zh" and isinstance(value, str) and value in TERMS:
-        return f"{TERMS[value][0]} ({value})"
+    """A value as shown to a class: in Chinese a term leads with the chapter's word and a yes or
+    no with 是/否, the code's word after it in brackets (被丢弃（dropped）, 是（True）)."""
+    if lang != "zh":
+        return shown(value)
+    if isinstance(value, bool):
+        return f"{'是' if value else '否'}（{value}）"
+    if isinstance(value, str) and term(value) in TERMS:
+        return f"{TERMS[term(value)][0]}（{value}）"
+    if isinstance(value, list | tuple) and value and all(_is_term(v) for v in value):
+        return "、".join(glossed(v, lang) for v in value)
     return shown(value)
+
+
+def _is_term(value: Any) -> bool:
+    return isinstance(value, str) and term(value) in TERMS
 
 
 def same(prediction: Any, computed: Any) -> bool:

@@ -96,7 +96,7 @@ timeline(belt.finish(), sides(LANG)[0], LANG)
 # 在两边都标上 ◀。`Pair.of(d1)` steps the scenario twice and marks the first line where they part.
 #
 # **问题 M1.2 / Question M1.2.** 信声明的循环里，`toolu_002`（`cat report.md`）会怎样？
-# In the trusting loop, what becomes of `toolu_002`? *(ran / stopped / dropped)*
+# In the trusting loop, what becomes of `toolu_002`? *(执行了、被拦下、被丢弃 / ran / stopped / dropped)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction

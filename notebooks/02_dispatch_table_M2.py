@@ -74,7 +74,8 @@ side_by_side(d7.before, d7.after, (sides(LANG)[0], "unknown_tool_result=False"),
 # A tool whose schema says `file_path` while its handler takes `path`.
 #
 # **问题 M2.1 / Question M2.1.** 契约受检查时，这个坏工具在什么时候失败？
-# With the contract checked, when does this tool fail? *(at registration / at the first call)*
+# With the contract checked, when does this tool fail?
+# *(注册时、第一次调用时 / at registration / at the first call)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction
@@ -95,7 +96,7 @@ side_by_side(d8.before, d8.after, (sides(LANG)[0], "contract_checked=False"), [0
 #
 # **问题 M2.3 / Question M2.3.** 按工具判定时，`cat notes.txt` 还能读到 `rm` 刚删掉的那个文件的内容吗？
 # With concurrency decided per tool, does `cat notes.txt` still print the file that `rm` has just
-# deleted? *(True / False)*
+# deleted? *(是、否 / True / False)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction

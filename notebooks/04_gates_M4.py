@@ -57,7 +57,7 @@ code(course_permissions)
 # replay is unattended and answers `y` to anything.
 #
 # **问题 M4.1 / Question M4.1.** 参考实现里，哪一道门拦下 `rm -rf /`？ Which gate stops it?
-# *(deny / ask / allow)*
+# *(硬拒绝、需询问、放行 / deny / ask / allow)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction
@@ -77,7 +77,7 @@ check("M4.1", prediction, LANG)
 #
 # **问题 M4.2 / Question M4.2.** 门禁顺序倒置（人工审批先于硬拒绝表）、人答了「y」：拒绝表上的 `rm -rf /`
 # 执行了吗？ With the human asked before the deny list, and an unattended 'y': does the
-# deny-listed `rm -rf /` run? *(True / False)*
+# deny-listed `rm -rf /` run? *(是、否 / True / False)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction

@@ -102,7 +102,7 @@ side_by_side(d14.before, d14.after, (sides(LANG)[0], "course_hook_semantics=True
 # v2.1.77, where it did (`hooks_may_loosen=True`), is beyond the seed (a public bug report).
 #
 # **问题 M5.2 / Question M5.2.** 钩子对 `rm -rf src` 说 allow，拒绝规则覆盖 `rm`：参考实现里哪一道门说了算？
-# Who decides? *(deny / ask / allow / hook)*
+# Who decides? *(硬拒绝、需询问、放行、钩子 / deny / ask / allow / hook)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction

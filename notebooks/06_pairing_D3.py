@@ -57,7 +57,7 @@ code(pairs_intact)
 # "Clean up the workspace", with a deny rule for `rm`; in one answer the model lists and removes.
 #
 # **问题 P.2 / Question P.2.** 参考实现给被拒的调用发回的结果标了 `is_error` 吗？ Does the reference
-# harness mark the result it sends for a denied call `is_error`? *(True / False)*
+# harness mark the result it sends for a denied call `is_error`? *(是、否 / True / False)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction

@@ -42,12 +42,12 @@ LANG = "zh"
 invariants_view(LANG)
 
 # %% [markdown]
-# 「续轮判据」（`continuation`）那一行，教学版是「部分守住」。这**不是**说教学版信停止标记：本章 §12-Q1 说仓库固定提交
+# 「续轮判据」（`continuation_only_on_tool_use`）那一行，教学版是「部分守住」。这**不是**说教学版信停止标记：本章 §12-Q1 说仓库固定提交
 # 四章全部按内容块判定【一】，教学版的 `trust_stop_reason` 和参考实现一样。这条承诺比判据本身多两句——退出钩子
 # 最多否决 8 次，调用执行途中不崩溃——教学版两句都不守：它没有退出防护（`stop_hook_guard`，D16），处理函数的
 # 异常也不变成结果（`handler_errors_become_results`）。下面的杀伤矩阵里，看是哪些开关打破了它。
 #
-# The course's "in part" on `continuation` does **not** mean it trusts the stop marker: §12-Q1 says all
+# The course's "in part" on `continuation_only_on_tool_use` does **not** mean it trusts the stop marker: §12-Q1 says all
 # four chapters at the pinned commit judge by the content 【一】, and the course's
 # `trust_stop_reason` is the reference's. The promise says two things more — a Stop hook vetoes at
 # most 8 times, and no crash while the calls run — and the course keeps neither (no Stop guard,
@@ -87,9 +87,9 @@ case_view(finding.case, "the smallest case hypothesis found")
 # %% [markdown]
 # 它是找到的，不是写出来的；和笔记本 04 里手写的 D10 比一比。It was found, not written: compare D10.
 #
-# **问题 H.1 / Question H.1.** 这个用例放到参考实现上，还会守住同一条不变式吗？换句话说，故障在开关里（True）
-# 还是在用例里（False）？ On the reference harness, does the same case keep the promise?
-# *(True / False)*
+# **问题 H.1 / Question H.1.** 这个用例放到参考实现上，还会守住同一条不变式吗？换句话说，故障在开关里（是）
+# 还是在用例里（否）？ On the reference harness, does the same case keep the promise?
+# *(是、否 / True / False)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction
@@ -113,7 +113,7 @@ pair.view()
 # breaks it.
 #
 # **问题 H.2 / Question H.2.** D1 的开关 `trust_stop_reason` 会被 `continuation`（M1 的承诺）抓住吗？
-# Does `continuation`, M1's promise, catch D1's switch `trust_stop_reason`? *(True / False)*
+# Does `continuation`, M1's promise, catch D1's switch `trust_stop_reason`? *(是、否 / True / False)*
 #
 # **问题 H.3 / Question H.3.** 参考实现那一行有几个 ✗？ How many ✗ on the reference harness's row?
 # *(一个整数 / an integer)*

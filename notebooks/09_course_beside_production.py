@@ -144,7 +144,7 @@ course_d1 = as_the_course(d1.experiment.scenario)
 }
 
 # %% [markdown]
-# **问题 A.1 / Question A.1.** 在种子的 D1 里，信停止标记的循环丢了几件活？ In the seed's D1, how many
+# **问题 A.1 / Question A.1.** 在本章的 D1 里，信停止标记的循环丢了几件活？ In the chapter's D1, how many
 # calls does the loop that trusts the stop marker lose? *(一个整数 / an integer)*
 
 # %%
@@ -197,7 +197,7 @@ course_d8 = as_the_course(d8.experiment.scenario)
 #
 # **问题 A.3 / Question A.3.** 教学版（`Switches.course()`）下读 `/etc/passwd`，挡在前面的是什么：墙，还是
 # 一句问人？ Under the course preset, what stands in front of a read of `/etc/passwd`: the wall,
-# or a question? *(wall / question / nothing)*
+# or a question? *(墙、问一句、什么都没有 / wall / question / nothing)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction

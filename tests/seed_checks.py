@@ -6,7 +6,7 @@ not of the README's suite (a fresh clone has no ../shared beside it):
 
 What counts as a quote: every `> ` paragraph with Chinese in a notebook's Markdown, and every
 「…」 with two or more Chinese characters in experiments/*.py, lab/switches.py,
-lab/questions.py and lab/views/source_words.py. A quote may leave words out with 「……」; each
+lab/questions/ and lab/views/source_words.py. A quote may leave words out with 「……」; each
 piece must be in the seed as written, with the seed's 【一】【二】【三…】 marks where the seed has
 them: a piece that stops just before one of them, or starts inside an attribution it does not
 open, drops it.
@@ -27,7 +27,11 @@ import jupytext
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
 EXPERIMENTS = sorted((ROOT / "experiments").glob("*.py"))
-SOURCES = [*EXPERIMENTS, ROOT / "lab" / "switches.py", ROOT / "lab" / "questions.py"]
+SOURCES = [
+    *EXPERIMENTS,
+    ROOT / "lab" / "switches.py",
+    *sorted((ROOT / "lab" / "questions").glob("*.py")),
+]
 SOURCES.append(ROOT / "lab" / "views" / "source_words.py")  # the claims' sources in Chinese
 SEED = ROOT.parent / "shared" / "seed"
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import io
 import re
 from pathlib import Path
 
 import jupytext
 import pytest
+from rich.console import Console
 
 from lab.answer_key import FROM_THE_NOTEBOOK_RUN
 from lab.experiment import load_all
@@ -345,3 +347,18 @@ def test_a_stepped_run_is_the_run():
         for switches in (Switches(), Switches().flipped(**e.flips)):
             stepped = Stepper(e.scenario, switches).finish()
             assert stepped.trace.events == run_scenario(e.scenario, switches).trace.events, e.id
+
+
+def test_the_promises_table_never_says_the_course_breaks_the_content_based_continue_rule():
+    """Notebook 07's table: the course reads the content to continue (the chapter, §12-Q1 【一】),
+    so its 续轮判据 row says "in part" and what it keeps, never a bare no."""
+    from lab.notebook import invariants_view
+    from lab.notebook.views import COURSE_IN_PART
+    from lab.testing import INVARIANTS
+
+    assert set(COURSE_IN_PART) <= {inv.name for inv in INVARIANTS}  # a rename cannot undo it
+    for lang, kept in (("zh", "部分守住：续轮判据看内容块"), ("en", "in part: the continue test")):
+        console = Console(width=400, file=io.StringIO(), color_system=None)
+        console.print(invariants_view(lang).renderable)
+        (row,) = [r for r in console.file.getvalue().splitlines() if "continuation_only" in r]
+        assert kept in row

@@ -303,6 +303,11 @@ window.addEventListener('load', () => {
     if (slide.scrollHeight > slide.clientHeight + 1 || slide.scrollWidth > slide.clientWidth + 1
         || outside.length) out.over.push(slide.id);
   });
+  deck.show(0);  // the panorama's labels as shown: their size times the picture's scale
+  const svg = deck.slides[0].querySelector('svg.panorama');
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  out.label_px = Math.min(...[...svg.querySelectorAll('text')].map(
+    (t) => scale * parseFloat(t.getAttribute('font-size'))));
   const press = (key) => {
     win.document.dispatchEvent(new win.KeyboardEvent('keydown', {key}));
     return deck.current();
@@ -350,6 +355,11 @@ def test_one_experiment_per_slide_and_nothing_overflows_at_1280x720(deck, chromi
     assert m["over"] == [], f"{lang}: these slides overflow 1280×720: {m['over']}"
     last = len(ids) - 1
     assert m["keys"] == [0, 1, 2, 1, last, last, 0, 0, 1]
+
+
+def test_the_panorama_s_labels_on_the_title_slide_read_from_the_back_of_a_room(deck, chromium):
+    lang, page, folder = deck
+    assert measured(page, folder, chromium)["label_px"] >= 16, lang
 
 
 def test_a_link_to_a_slide_opens_that_slide(deck, chromium):

@@ -4,12 +4,15 @@ the code computes (or, for the questions a notebook's own run answers, the teach
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from lab.answer_key import answer_of
 from lab.predict import Verdict, check
 from lab.questions import QUESTIONS
-from lab.reading import same
+from lab.reading import glossed, same, shown
+from lab.teacher.bilingual import pick
 
 RIGHT, WRONG = True, False
 
@@ -212,3 +215,52 @@ def test_predict_on_the_command_line_reads_yes_and_no_in_chinese(monkeypatch, ca
     monkeypatch.setattr("sys.stdin", io.StringIO("是\n一\n"))
     main(["run", "D1", "--predict", "--lang", "zh"])
     assert "你的预测：2 个中对了 1 个" in capsys.readouterr().out
+
+
+# -- in Chinese, the chapter's words lead -------------------------------------------------------
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@pytest.mark.parametrize("id", sorted(QUESTIONS))
+def test_in_chinese_the_form_of_an_answer_is_the_chapter_s_words(id):
+    """The zh edition keeps the Chinese half of the form: no answer word in English there."""
+    zh = pick(QUESTIONS[id].form, "zh")
+    assert CJK.search(zh) and not re.search(r"[A-Za-z]{3,}", zh.replace("toolu", "")), zh
+
+
+@pytest.mark.parametrize("id", sorted(QUESTIONS))
+def test_in_chinese_every_why_opens_with_a_chinese_word(id):
+    question = QUESTIONS[id]
+    answer, _ = answer_of(question)
+    verdict = Verdict(question, answer, answer, "zh")
+    why = next(line for line in repr(verdict).splitlines() if line.startswith("为什么"))
+    opening = why.removeprefix("为什么：").strip()
+    assert CJK.match(opening), why
+
+
+@pytest.mark.parametrize(
+    "value, shown_zh",
+    [
+        ("dropped", "被丢弃（dropped）"),
+        ("stopped", "被拦下（stopped）"),
+        ("ran", "执行了（ran）"),
+        (True, "是（True）"),
+        (False, "否（False）"),
+        ("deny", "硬拒绝（deny）"),
+        ("validation", "结构校验（validation）"),
+        (("known_tool", "hooks"), "号码簿查名（known_tool）、前置钩子（hooks）"),
+        (3, "3"),
+        ("toolu_002", "toolu_002"),
+    ],
+)
+def test_a_value_shown_in_chinese_leads_with_the_chapter_s_word(value, shown_zh):
+    assert glossed(value, "zh") == shown_zh
+    assert glossed(value, "en") == shown(value)
+
+
+def test_the_computed_line_of_a_chinese_verdict_leads_with_the_chapter_s_term():
+    text = re.sub(r" +", " ", repr(check("M1.2", "ran", "zh")))
+    assert "代码算出 被丢弃（dropped）" in text
+    assert "你的预测 ran (读作 执行了（ran）)" in text
+    assert "为什么：被丢弃（dropped）：" in text
+    assert "why: dropped:" in repr(check("M1.2", "ran", "en"))

@@ -55,6 +55,10 @@ CODE_SPANS = [
 ]
 
 
+# A “data” span a narrow column wrapped onto two or more lines is data all the same.
+WRAPPED_DATA = re.compile(r"“[^”]{0,300}”")
+
+
 def english_sentences(
     text: str, data: str = "", *, least: int = 3, names: Iterable[str] = ()
 ) -> list[str]:
@@ -63,6 +67,7 @@ def english_sentences(
     `names`: more words that are names here (a tool's, such as hypothesis)."""
     known = NAMES | set(names)
     found = []
+    text = WRAPPED_DATA.sub(" | ", text)
     for line in text.splitlines():
         for span in CODE_SPANS:
             line = span.sub(" | ", line)
@@ -491,7 +496,7 @@ def notebook_outputs(source: Path) -> list[str]:
     notebook = jupytext.read(source)
     with tempfile.TemporaryDirectory(prefix="lab-zh-scan-") as folder:
         client = NotebookClient(
-            notebook, timeout=patience.limit(600), resources={"metadata": {"path": folder}}
+            notebook, timeout=int(patience.limit(600)), resources={"metadata": {"path": folder}}
         )
         try:
             client.execute()

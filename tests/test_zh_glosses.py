@@ -8,8 +8,13 @@ from rich.console import Console
 
 from lab.experiment import load_all, run_experiment
 from lab.observables import STANDARD
+from lab.scenario import Setup
+from lab.testing.pools import TEXTS
+from lab.trace import ModelAnswered, RunStarted
 from lab.views import harness_words
 from lab.views.observable_words import GLOSSES, named
+from lab.views.report import messages_view
+from lab.views.scenario_words import SAID
 from lab.views.transcript import transcript
 
 EXPERIMENTS = {e.id: e for e in load_all()}
@@ -48,3 +53,59 @@ def test_a_blocked_result_keeps_its_wire_text_and_gains_a_gloss():
     assert "（在「权限判定」这一关被拦下" in text
     assert "运行结束：done（完成）" in text
     assert harness_words.result_gloss("Wrote 8 bytes", "zh") == ""  # a tool's own output
+
+
+# -- the scenarios' words: the wire text exact, its Chinese beside it ----------------------------
+def said_in(run) -> list[str]:
+    """Every prompt the run sent and every text the model said, as on the wire."""
+    texts = [e.prompt for e in run.trace.of(RunStarted)]
+    for answer in run.trace.of(ModelAnswered):
+        texts += [b["text"] for b in answer.blocks if b["type"] == "text"]
+    return texts
+
+
+@pytest.fixture(scope="module")
+def runs():
+    outcomes = [run_experiment(e) for e in EXPERIMENTS.values()]
+    return {o.experiment.id: [r for r in (o.before, o.after) if r is not None] for o in outcomes}
+
+
+def test_every_prompt_and_model_text_of_every_experiment_has_its_chinese(runs):
+    missing = {
+        (id, text)
+        for id, pair in runs.items()
+        for run in pair
+        for text in said_in(run)
+        if not any(ord(c) in HAN for c in SAID.get(text, ""))
+    }
+    assert missing == set()
+    assert Setup().prompt in SAID  # the default prompt too
+    used = {text for pair in runs.values() for run in pair for text in said_in(run)}
+    assert set(TEXTS) <= set(SAID)  # what a hunted script says
+    # nothing in the table that nothing says (the notebooks' own scripts say "ok")
+    assert set(SAID) - used <= {Setup().prompt, *TEXTS, "ok"}
+
+
+def transcript_text(run, lang: str) -> str:
+    console = Console(width=200, color_system=None)
+    with console.capture() as captured:
+        console.print(transcript(run, lang))
+    return captured.get()
+
+
+def test_a_zh_transcript_shows_the_wire_text_then_its_chinese(runs):
+    zh, en = (transcript_text(runs["D1"][0], lang) for lang in ("zh", "en"))
+    assert (
+        "提示词“Summarise the quarterly report in the workspace.”（总结工作区里的季度报告。）" in zh
+    )
+    assert "文本“Let me look around first.”（我先四处看看。）" in zh
+    assert "Let me look around first." in en and "我先四处看看" not in en
+
+
+def test_the_history_view_in_chinese_glosses_the_prompt_and_the_model_s_text(runs):
+    run = runs["D1"][0]
+    console = Console(width=200, color_system=None)
+    with console.capture() as captured:
+        console.print(messages_view(run.messages, lang="zh"))
+    shown = captured.get()
+    assert "（总结工作区里的季度报告。）" in shown and "（我先四处看看。）" in shown

@@ -324,7 +324,7 @@ WORDS = {
 # An invariant the course breaks in part only: what it keeps, so a bare "no" does not say the
 # opposite of the chapter (the course's continue test reads the content, seed §12-Q1 【一】).
 COURSE_IN_PART = {
-    "continuation": {
+    "continuation_only_on_tool_use": {
         "en": "in part: the continue test reads the content 【一】; no Stop guard (D16), and a "
         "handler error crashes (D8)",
         "zh": "部分守住：续轮判据看内容块【一】；没有退出防护（D16），处理函数异常直接崩溃（D8）",

@@ -145,16 +145,39 @@ def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def arrow(x1: float, y1: float, x2: float, y2: float, colour: str = "#888") -> str:
-    return (
-        f'<line x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}" stroke="{colour}" '
-        'stroke-width="2" marker-end="url(#head)"/>'
-    )
+@dataclass(frozen=True)
+class Size:
+    """How big the picture is drawn: its labels' size and its width, both in the SVG's units,
+    which a page shows one to one up to that width. The stations keep their places on the map
+    (STATIONS, drawn for 1046 wide); a bigger label makes the boxes taller and wrap sooner."""
+
+    label: float = 10.5
+    width: float = 1046
 
 
-def panorama_svg(outcomes: Iterable[Outcome], lang: str = "en") -> str:
+PAGE = Size()  # a report or a notebook: the whole path at a glance
+PROJECTOR = Size(label=16, width=1190)  # the title slide: read from the back of a room
+
+
+def panorama_svg(outcomes: Iterable[Outcome], lang: str = "en", size: Size = PAGE) -> str:
     """The picture as SVG markup: stations, the path between them, a red badge per break."""
     lit = breaks(outcomes)
+    across, down = size.width / PAGE.width, size.label / PAGE.label  # map → picture
+    line = 12 * down  # one label line
+    label_lines = {
+        s.key: [s.mechanism, *wrap(s.zh if lang == "zh" else s.en, cells(s, size))]
+        for s in STATIONS
+    }
+    # Each box as drawn: at its place on the map, tall enough for its label's lines.
+    box = {
+        s.key: Box(
+            s.x * across,
+            s.y * down,
+            s.w * across,
+            max(s.h * down, (len(label_lines[s.key]) + 0.6) * line),
+        )
+        for s in STATIONS
+    }
     body = [
         '<defs><marker id="head" markerWidth="8" markerHeight="8" refX="7" refY="4" '
         'orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="#888"/></marker></defs>'
@@ -162,9 +185,9 @@ def panorama_svg(outcomes: Iterable[Outcome], lang: str = "en") -> str:
     top = ["belt", "trays", "known_tool", "validation", "tool_check", "hooks", "permission"]
     top += ["run", "result"]
     for a, b in zip(top, top[1:], strict=False):
-        s, t = BY_KEY[a], BY_KEY[b]
+        s, t = box[a], box[b]
         body.append(arrow(s.x + s.w, t.y + t.h / 2, t.x - 2, t.y + t.h / 2))
-    result, history, belt = BY_KEY["result"], BY_KEY["history"], BY_KEY["belt"]
+    result, history, belt = box["result"], box["history"], box["belt"]
     body.append(  # back to the belt: the result goes into the next request
         f'<path d="M{result.x + result.w / 2:.0f},{result.y + result.h:.0f} '
         f'V{history.y + history.h / 2:.0f} H{history.x + history.w + 2:.0f}" fill="none" '
@@ -176,44 +199,47 @@ def panorama_svg(outcomes: Iterable[Outcome], lang: str = "en") -> str:
         'marker-end="url(#head)"/>'
     )
     for a, b in (("hooks", "pre_socket"), ("permission", "gates"), ("run", "post_socket")):
-        s, t = BY_KEY[a], BY_KEY[b]
+        s, t = box[a], box[b]
         body.append(
             f'<line x1="{s.x + s.w / 2:.0f}" y1="{s.y + s.h:.0f}" x2="{t.x + t.w / 2:.0f}" '
             f'y2="{t.y:.0f}" stroke="#bbb" stroke-width="2" stroke-dasharray="4,3"/>'
         )
     for a, b in (("book", "trays"), ("prompt_socket", "belt"), ("stop_socket", "belt")):
-        s, t = BY_KEY[a], BY_KEY[b]
+        s, t = box[a], box[b]
         y1, y2 = (s.y + s.h, t.y) if s.y < t.y else (s.y, t.y + t.h)
         x2 = min(t.x + t.w / 2, s.x + s.w / 2)
         body.append(
             f'<line x1="{s.x + s.w / 2:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}" '
             'stroke="#bbb" stroke-width="2" stroke-dasharray="4,3"/>'
         )
-    for s in STATIONS:
-        ids = lit[s.key]
+    badge_w, badge_h = 29 * down, 13 * down
+    for station in STATIONS:
+        ids, drawn = lit[station.key], box[station.key]
         stroke, width = ("#d62728", 3) if ids else ("#999", 1)
         body.append(
-            f'<rect class="station" data-station="{s.key}" x="{s.x}" y="{s.y}" width="{s.w}" '
-            f'height="{s.h}" rx="7" fill="{COLOURS[s.mechanism]}" stroke="{stroke}" '
-            f'stroke-width="{width}"/>'
+            f'<rect class="station" data-station="{station.key}" x="{drawn.x:.0f}" '
+            f'y="{drawn.y:.0f}" width="{drawn.w:.0f}" height="{drawn.h:.0f}" rx="7" '
+            f'fill="{COLOURS[station.mechanism]}" '
+            f'stroke="{stroke}" stroke-width="{width}"/>'
         )
-        name = s.zh if lang == "zh" else s.en
-        words = wrap(name, int(s.w / 6.6))
-        for i, text in enumerate([f"{s.mechanism}", *words]):
+        for i, text in enumerate(label_lines[station.key]):
             weight = "bold" if i == 0 else "normal"
             body.append(
-                f'<text x="{s.x + 6}" y="{s.y + 13 + i * 12}" font-size="10.5" '
-                f'font-weight="{weight}" fill="#222">{esc(text)}</text>'
+                f'<text x="{drawn.x + 6:.0f}" y="{drawn.y + (i + 1.1) * line:.0f}" '
+                f'font-size="{size.label:g}" font-weight="{weight}" fill="#222">{esc(text)}</text>'
             )
+        per_row = max(1, int((drawn.w - 4) // (badge_w + 2)))
         for i, id in enumerate(ids):
-            if s.y > 60:  # above the station
-                bx, by = s.x + 4 + (i % 3) * 31, s.y - 15 - (i // 3) * 16
+            if station.y > 60:  # above the station
+                bx = drawn.x + 4 + (i % per_row) * (badge_w + 2)
+                by = drawn.y - (badge_h + 2) * (1 + i // per_row)
             else:  # the top row has no room above: beside it
-                bx, by = s.x + s.w + 4, s.y + 4 + i * 16
+                bx, by = drawn.x + drawn.w + 4, drawn.y + 4 + i * (badge_h + 3)
             body.append(
-                f'<g class="break" data-experiment="{esc(id)}"><rect x="{bx}" y="{by}" '
-                f'width="29" height="13" rx="6" fill="#d62728"/><text x="{bx + 14.5}" '
-                f'y="{by + 10}" font-size="9.5" font-weight="bold" fill="white" '
+                f'<g class="break" data-experiment="{esc(id)}"><rect x="{bx:.0f}" y="{by:.0f}" '
+                f'width="{badge_w:.0f}" height="{badge_h:.0f}" rx="6" fill="#d62728"/><text '
+                f'x="{bx + badge_w / 2:.0f}" y="{by + badge_h * 0.77:.0f}" '
+                f'font-size="{size.label:g}" font-weight="bold" fill="white" '
                 f'text-anchor="middle">{esc(id)}</text></g>'
             )
     title = (
@@ -221,25 +247,54 @@ def panorama_svg(outcomes: Iterable[Outcome], lang: str = "en") -> str:
         if lang == "zh"
         else "One call's path, each experiment's break lit where it happens"
     )
-    body.append(f'<text x="10" y="300" font-size="12" fill="#555">{esc(title)}</text>')
+    bottom = max(drawn.y + drawn.h for drawn in box.values())
+    body.append(
+        f'<text x="10" y="{bottom + 1.6 * line:.0f}" font-size="{size.label * 1.15:g}" '
+        f'fill="#555">{esc(title)}</text>'
+    )
+    height = bottom + 2.2 * line
     return (
-        '<svg xmlns="http://www.w3.org/2000/svg" class="panorama" viewBox="0 0 1046 310" '
-        'width="100%" style="max-width:1046px;font-family:\'Noto Sans CJK SC\','
+        '<svg xmlns="http://www.w3.org/2000/svg" class="panorama" '
+        f'viewBox="0 0 {size.width:g} {height:.0f}" width="100%" '
+        f"style=\"max-width:{size.width:g}px;font-family:'Noto Sans CJK SC',"
         "'WenQuanYi Micro Hei','PingFang SC','Microsoft YaHei',sans-serif\">"
         + "".join(body)
         + "</svg>"
     )
 
 
+@dataclass(frozen=True)
+class Box:
+    """A station as drawn, in the picture's units."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+def cells(station: Station, size: Size) -> int:
+    """How many display cells (a CJK character takes two) a label line holds in the box."""
+    return int(station.w * size.width / PAGE.width / (6.6 * size.label / PAGE.label))
+
+
+def arrow(x1: float, y1: float, x2: float, y2: float, colour: str = "#888") -> str:
+    return (
+        f'<line x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}" stroke="{colour}" '
+        'stroke-width="2" marker-end="url(#head)"/>'
+    )
+
+
 def wrap(text: str, cells: int) -> list[str]:
     """Lines of at most `cells` display cells (a CJK character takes two): at spaces when
-    there are any, else anywhere."""
+    there are any, else after a · or ：, or before a （, when the line has one, else anywhere."""
     if " " in text:
         return text_cells.wrap(text, cells)
     lines, line = [], ""
     for ch in text:
         if text_cells.cells(line + ch) > cells:
-            lines.append(line)
-            line = ""
+            cut = max(line.rfind("·") + 1, line.rfind("：") + 1, line.rfind("（"))
+            lines.append(line[:cut] if cut > 0 else line)
+            line = line[cut:] if cut > 0 else ""
         line += ch
     return [*lines, line]

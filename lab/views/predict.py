@@ -55,7 +55,7 @@ WORDS = {
         "eof": "--predict 从标准输入为每个观测量读一个答案；输入在 {id} {observable} 之前就结束了"
         "（请在终端里运行，或用管道送入答案）",
         "bad": "{id} {observable}：{answer!r} 不是一个值；"
-        "请回答 True/False、数字、词语或 (1, 2) 这样的元组",
+        "请回答 是/否、数字、词语或 (1, 2) 这样的元组",
         "observable": "观测量",
         "before": "之前",
         "after": "之后",
@@ -74,10 +74,10 @@ def verdict_view(verdict: Any) -> RenderableType:
     mark = Text(w["right"], "bold green") if verdict.right else Text(w["wrong"], "bold red")
     table = Table(box=box.SIMPLE, show_header=False, pad_edge=False)
     typed, reading = shown(verdict.prediction), glossed(verdict.reading, verdict.lang)
-    as_read = "" if shown(verdict.reading) == typed else f"  ({w['read_as']} {reading})"
+    as_read = "" if reading == typed else f"  ({w['read_as']} {reading})"
     table.add_row(w["yours"], Text(typed + as_read))
     table.add_row(w["computed"], Text(glossed(verdict.computed, verdict.lang), "bold"))
-    why = verdict.question.why[verdict.lang].format(answer=shown(verdict.computed))
+    why = verdict.question.why[verdict.lang].format(answer=glossed(verdict.computed, verdict.lang))
     source = inspect.getsource(verdict.question.compute).strip()
     colon = COLON[verdict.lang]
     misread = verdict.question.misreading(verdict.prediction).get(verdict.lang)
@@ -104,7 +104,7 @@ def read_predictions(
             prompt = w["ask"].format(
                 id=outcome.experiment.id,
                 observable=named(row.observable, lang),
-                before=shown(row.before),
+                before=glossed(row.before, lang),
             )
             terminal = stdin is not None and not stdin.closed and stdin.isatty()
             while True:
@@ -141,9 +141,9 @@ def predictions_view(outcome: Any, predictions: list[Any], lang: str) -> Table:
         mark = Text("✓", "green") if same(prediction, row.after) else Text("✗", "bold red")
         table.add_row(
             named(row.observable, lang, cell=True),
-            shown(row.before),
-            shown(row.after),
-            shown(prediction),
+            glossed(row.before, lang),
+            glossed(row.after, lang),
+            glossed(prediction, lang),
             mark,
         )
     return table

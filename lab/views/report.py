@@ -20,7 +20,8 @@ from rich.text import Text
 from lab.experiment import MECHANISMS, Experiment, Outcome
 from lab.switches import Switches, switch_info, switch_names
 from lab.trace import BatchRan, Event, ToolExecuted
-from lab.views import observable_words, switch_words, transcript
+from lab.views import harness_words, observable_words, switch_words, transcript
+from lab.views.scenario_words import in_chinese
 from lab.views.text_cells import ByWidth
 
 WORDS = {
@@ -574,13 +575,15 @@ def messages_view(
         before = messages[i - 1] if i > 0 else None
         after = messages[i + 1] if i + 1 < len(messages) else None
         content = message["content"]
-        parts = [Text(f"“{clip(content)}”")] if isinstance(content, str) else []
+        said = f"“{clip(content)}”{in_chinese(content, lang)}" if isinstance(content, str) else ""
+        parts = [Text(said)] if said else []
         for block in [] if isinstance(content, str) else content:
             if block["type"] == "tool_result":
                 error = " is_error" if block.get("is_error") else ""
-                line = Text(
-                    f"tool_result → {block['tool_use_id']}{error}: {clip(block['content'])}"
-                )
+                content = block["content"] if isinstance(block["content"], str) else ""
+                gloss = harness_words.result_gloss(content, lang)
+                said = f"“{clip(content)}”{gloss}" if gloss else clip(block["content"])
+                line = Text(f"tool_result → {block['tool_use_id']}{error}: {said}")
                 line.stylize("yellow" if error else "green")
                 if block["tool_use_id"] not in blocks_of(before, "tool_use", "id"):
                     line.append(orphan, "bold red")
@@ -592,6 +595,7 @@ def messages_view(
                     line.append(unanswered, "bold red")
                 parts.append(line)
             else:
-                parts.append(Text(block_line(block)))
+                gloss = in_chinese(block["text"], lang) if block["type"] == "text" else ""
+                parts.append(Text(block_line(block) + gloss))
         table.add_row(str(i), message["role"], Group(*parts))
     return table

@@ -10,7 +10,7 @@ import html
 from lab.experiment import MECHANISMS, Outcome
 from lab.views.html_report import grade_of
 from lab.views.observable_words import GLOSSES
-from lab.views.panorama import panorama_svg
+from lab.views.panorama import PROJECTOR, panorama_svg
 from lab.views.report import flips_text, show
 from lab.views.transcript import first_divergence, one_line
 
@@ -115,7 +115,7 @@ def title_slide(outcomes: list[Outcome], lang: str) -> str:
         '<section class="slide title" id="start">'
         f"<h1>{html.escape(w['title'])}</h1>"
         f"<p>{html.escape(w['subtitle'].format(n=len(outcomes)))}</p>"
-        f"{panorama_svg(outcomes, lang)}"
+        f"{panorama_svg(outcomes, lang, PROJECTOR)}"
         f'<p class="keys">{html.escape(w["keys"])}</p></section>'
     )
 

@@ -40,6 +40,7 @@ from lab.trace import (
     ToolRefused,
 )
 from lab.views import harness_words as said
+from lab.views.scenario_words import in_chinese
 from lab.views.transcript_words import WORDS
 
 # The course's permission stage runs as a hook of this name; its verdict shows in the gate
@@ -110,7 +111,8 @@ def body(text: str, w: dict[str, str], limit: int | None) -> str:
 
 def block_text(block: dict[str, Any], w: dict[str, str]) -> str:
     if block["type"] == "text":
-        return w["text"].format(text=one_line(block["text"]))
+        gloss = in_chinese(block["text"], w["lang"])
+        return w["text"].format(text=one_line(block["text"])) + gloss
     if block["type"] == "thinking":
         return w["thinking"].format(text=one_line(block["thinking"]))
     if block["type"] == "tool_use":
@@ -124,7 +126,8 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
     lang = w["lang"]
     match e:
         case RunStarted():
-            return w["prompt"].format(prompt=one_line(e.prompt)), "bold"
+            gloss = in_chinese(e.prompt, lang)
+            return w["prompt"].format(prompt=one_line(e.prompt)) + gloss, "bold"
         case RuleIgnored():
             return w["rule_ignored"].format(gate=said.gate(e.gate, lang), rule=e.rule), "yellow"
         case ToolRefused():
@@ -210,7 +213,10 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
             return w["spilled"].format(size=e.size, path=e.path), "blue"
         case ResultAppended():
             error = " [is_error]" if e.is_error else ""
-            content = body(e.content, w, limit) + said.result_gloss(e.content, lang)
+            gloss = said.result_gloss(e.content, lang)
+            content = body(e.content, w, limit)
+            if gloss:  # the harness's own words: quoted as sent, then said in Chinese
+                content = f"“{content}”{gloss}"
             return w["result"].format(error=error, content=content), "dim"
         case BatchRan():
             parallel = w["parallel"] if e.parallel else ""

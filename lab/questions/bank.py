@@ -1,154 +1,10 @@
-"""The notebooks' questions: what each asks, the answers that mean the same, the misconception it
-targets, and (hidden until the student has predicted) how the answer is computed and why it is so.
-
-A notebook asks in Markdown (the `ask` text below, word for word) and calls
-`check("ID", prediction)`. The computations are in lab/answers.py; the teacher's answer key
-(docs/teacher/answer-key.md) is written from this bank by lab/answer_key.py.
-"""
+"""The bank: every question the notebooks ask, in notebook order, with its computation (in
+lab/answers.py), its reason in both languages and the misconceptions a wrong answer shows."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
-
 from lab import answers as a
-from lab.reading import same
-
-Text = Mapping[str, str]  # {"en": ..., "zh": ...}
-
-# The words a student may type for each answer (the chapter's terms, both languages, numbers in
-# any form) are read by lab/reading.py; a question lists only the words of its own (`synonyms`).
-
-
-@dataclass(frozen=True)
-class Question:
-    """One question: its text, how its answer is computed, why it is so, and what a wrong
-    answer most often believes."""
-
-    id: str
-    compute: Callable[..., Any]
-    why: Text  # may use {answer}
-    ask: Text = field(default_factory=dict)  # the question, as the notebook asks it
-    form: str = ""  # the form of an answer, both languages: "一个整数 / an integer"
-    misconception: Text = field(default_factory=dict)  # what a wrong answer often believes
-    synonyms: tuple[tuple[Any, ...], ...] = ()  # this question's own groups of same answers
-    notebook: str = ""  # where it is asked
-    wrong: tuple[tuple[Any, Text], ...] = ()  # a typical wrong answer and the belief behind it
-    setting: Text = field(default_factory=dict)  # on paper, what the notebook shows before it
-
-    @property
-    def groups(self) -> tuple[tuple[Any, ...], ...]:
-        """This question's own groups of answers that mean the same (the chapter's terms, yes
-        and no, and numbers are read for every question by lab/reading.py)."""
-        return self.synonyms
-
-    def misreading(self, prediction: Any) -> Text:
-        """The belief behind a wrong answer: that answer's own when it has a typical cause, else
-        the one this question targets."""
-        return next(
-            (belief for answer, belief in self.wrong if same(prediction, answer)),
-            self.misconception,
-        )
-
-
-def Q(id: str, compute: Callable[..., Any], **texts: Any) -> Question:
-    """A question from its texts: ask_zh/ask_en, why_zh/why_en, wrong_zh/wrong_en (the
-    misconception), form, synonyms."""
-    return Question(
-        id,
-        compute,
-        why={"zh": texts["why_zh"], "en": texts["why_en"]},
-        ask={"zh": texts["ask_zh"], "en": texts["ask_en"]},
-        form=texts["form"],
-        misconception={"zh": texts["wrong_zh"], "en": texts["wrong_en"]},
-        synonyms=texts.get("synonyms", ()),
-        notebook=texts["notebook"],
-        wrong=tuple((answer, {"zh": zh, "en": en}) for answer, zh, en in texts.get("wrong", ())),
-        setting=SETTINGS.get(id, {}),
-    )
-
-
-# On the worksheet a question stands without its notebook: what the notebook shows just before
-# it, in one clause, so that the question can be answered on paper (it never gives the answer).
-SETTINGS: dict[str, Text] = {
-    id: {"zh": zh, "en": en}
-    for id, zh, en in [
-        ("M1.1", "D1，参考实现一轮一轮地走。", "D1, the reference loop, turn by turn."),
-        ("M1.2", "", "D1: toolu_002 is cat report.md."),
-        (
-            "M1.3",
-            "D1b：声明说 tool_use，内容里却没有调用。",
-            "D1b: the declaration says tool_use, the content holds no call.",
-        ),
-        (
-            "M2.1",
-            "D8：一个工具的 schema 属性名和处理函数的形参不一致。",
-            "D8: a tool whose schema names differ from its handler's parameters.",
-        ),
-        (
-            "M2.3",
-            "D18：同一个回答里先 rm notes.txt，再 cat notes.txt。",
-            "D18: one answer asks for rm notes.txt, then cat notes.txt.",
-        ),
-        ("M3.1", "", "D9: the model sends two malformed calls."),
-        (
-            "M3.2",
-            "D9：同样的调用，人对每个问题都答「y」。",
-            "D9: the same calls; the human says 'y' to every question.",
-        ),
-        (
-            "M3.3",
-            "D17：结果有大小上限，超出的溢写到文件。",
-            "D17: results are capped in size; the excess spills to a file.",
-        ),
-        (
-            "M4.1",
-            "D4：拒绝表上有 rm -rf /。",
-            "D4: the model asks to run rm -rf /, which the deny list names.",
-        ),
-        (
-            "M4.3",
-            "D10：模型要读 /etc/passwd，在工作区之外。",
-            "D10: the model reads /etc/passwd, outside the workspace.",
-        ),
-        (
-            "M5.1",
-            "D12：三次调用，权限钩子和审计钩子都挂在同一个事件上。",
-            "D12: three calls; a permission hook and an audit hook on the same event.",
-        ),
-        ("M5.2", "", "D15: a hook says allow to rm -rf src; a deny rule covers rm."),
-        ("M5.3", "D16：一个总是阻断的退出钩子。", "D16: a Stop hook that always blocks."),
-        ("P.2", "D23：一次调用被权限拒绝。", "D23: one call is denied by the permission gates."),
-        ("P.1", "D23：同一次被拒的调用。", "D23: the same denied call."),
-        (
-            "P.3",
-            "D3：历史太长，按条裁剪。",
-            "D3: the history is trimmed to fit, message by message.",
-        ),
-        (
-            "H.1",
-            "追猎找到一个用例：拨动某个开关后它打破了一条承诺。",
-            "A hunt has found a case that breaks a promise under a flipped switch.",
-        ),
-        (
-            "H.3",
-            "杀伤矩阵：每个开关一行，参考实现也有一行。",
-            "The kill matrix: a row per flipped switch, and one for the reference harness.",
-        ),
-        (
-            "R.1",
-            "P1s：回答里有 tool_use，声明却是 end_turn。",
-            "P1s: the answer holds a tool_use but declares end_turn.",
-        ),
-        (
-            "R.2",
-            "tool runner 丢掉了内容里的那个调用。",
-            "The tool runner dropped the call the content held.",
-        ),
-        ("R.3", "同一次 P1s 运行。", "The same P1s run."),
-    ]
-}
+from lab.questions.question import Q, Question
 
 STOP_REASON_WRONG = {
     "wrong_zh": "“stop_reason 可靠”：以为声明总和内容块一致（D1）。停止标记是声明，内容块是事实。",
@@ -177,7 +33,7 @@ BANK = [
         form="一个整数 / an integer",
         why_en="{answer} switches: each is a place where the course (as pinned) differs from the "
         "reference harness.",
-        why_zh="{answer} 个开关：每一个都是教学版（固定提交）与参考实现不同的地方。",
+        why_zh="共 {answer} 个开关：每一个都是教学版（固定提交）与参考实现不同的地方。",
         wrong_zh="“教学版只是参考实现去掉了细节”：其实它在好几处做了相反的选择，每处都有一个实验。",
         wrong_en='"The course is the reference harness minus detail": it makes the opposite '
         "choice in several places, each with an experiment.",
@@ -213,7 +69,7 @@ BANK = [
         ],
         ask_zh="信声明的循环里，`toolu_002`（`cat report.md`）会怎样？",
         ask_en="In the trusting loop, what becomes of `toolu_002`?",
-        form="ran / stopped / dropped",
+        form="执行了、被拦下、被丢弃 / ran / stopped / dropped",
         why_en="{answer}: the trusting loop stops on the declaration and never looks at the call; "
         "the report is never read, and the run still ends 'done'.",
         why_zh="{answer}：信声明的循环在声明上收工，根本没看这件活；报告没读，运行却照样以 done 结束。",
@@ -228,7 +84,7 @@ BANK = [
         form="两个整数 / two integers, e.g. (5, 200)",
         why_en="{answer}: believing tool_use, it sends an empty result message and asks again; the "
         "API refuses a history with an empty message.",
-        why_zh="{answer}：信了 tool_use，就发回一条空的结果消息再问一次；API 拒绝带空消息的历史。",
+        why_zh="调用次数和状态码是 {answer}：信了 tool_use，就发回一条空的结果消息再问一次；API 拒绝带空消息的历史。",
         wrong_zh="“信声明只会丢活，反方向无害”：声明说 tool_use 而内容里没有调用时，信它就发出一条空消息。",
         wrong_en='"Trusting the declaration only loses work; the other direction is harmless": '
         "believing a tool_use that is not there sends an empty message.",
@@ -247,7 +103,7 @@ BANK = [
         ],
         ask_zh="契约受检查时，这个坏工具在什么时候失败？",
         ask_en="With the contract checked, when does this tool fail?",
-        form="at registration / at the first call",
+        form="注册时、第一次调用时 / at registration / at the first call",
         why_en="{answer}: the registry compares the schema's property names with the handler's "
         "parameters and refuses the tool before the model can call it.",
         why_zh="{answer}：注册表把 schema 属性名与处理函数形参逐一对照，模型还没调用就拒绝登记。",
@@ -269,7 +125,7 @@ BANK = [
         ask_zh="按工具判定时，`cat notes.txt` 还能读到 `rm` 刚删掉的那个文件的内容吗？",
         ask_en="With concurrency decided per tool, does `cat notes.txt` still print the file "
         "that `rm` has just deleted?",
-        form="True / False",
+        form="是、否 / True / False",
         why_en="{answer}: rm and cat share a parallel tray, so cat reads the disk as it was when the "
         "tray started — a file its predecessor in the same answer deletes.",
         why_zh="{answer}：rm 和 cat 同在一个并行托盘，cat 读到的是托盘开始时的磁盘——同一回答里前一件活"
@@ -288,7 +144,7 @@ BANK = [
         form="两个数 / two numbers",
         why_en="{answer} virtual seconds: eight independent reads share one parallel tray; one "
         "after another they take eight.",
-        why_zh="{answer} 虚拟秒：八次互不相干的读取同在一个并行托盘里；逐个执行要八秒。",
+        why_zh="并行、逐个分别是 {answer} 虚拟秒：八次互不相干的读取同在一个并行托盘里；逐个执行要八秒。",
         wrong_zh="“托盘只是记账方式，不影响耗时”：互不相干的调用同盘并行，耗时是最慢的那一件，不是总和。",
         wrong_en='"Trays are bookkeeping, not time": independent calls in one tray take as long '
         "as the slowest, not the sum.",
@@ -309,7 +165,7 @@ BANK = [
         ask_en="Where are the two malformed calls stopped?",
         form="一个阶段名 / a stage name",
         why_en="At {answer}: the cheapest check; the later stages never see them.",
-        why_zh="在 {answer}：最便宜的一道检查；后面的扫码口根本见不到它们。",
+        why_zh="在{answer}：最便宜的一道检查；后面的扫码口根本见不到它们。",
         wrong_zh="“先问人最保险”：外形不合法的调用在结构校验就该挡下，轮不到门禁和人。",
         wrong_en='"Asking the human first is safest": a malformed call stops at validation, '
         "before any gate or human.",
@@ -331,7 +187,7 @@ BANK = [
         form="两个整数 / two integers",
         why_en="{answer}: with the gate first the human answers questions about calls that fail "
         "validation right after the yes.",
-        why_zh="{answer}：许可排在前面，人就要为那些「同意」之后立刻在结构校验上失败的调用回答问题。",
+        why_zh="校验在前、许可在前分别是 {answer}：许可排在前面，人就要为那些「同意」之后立刻在结构校验上失败的调用回答问题。",
         wrong_zh="“反正每道检查都会做，顺序无所谓”：顺序决定谁的时间被浪费——人的时间放在最后。",
         wrong_en='"Every check runs anyway, so the order does not matter": the order decides '
         "whose time is wasted; the human's comes last.",
@@ -346,7 +202,7 @@ BANK = [
         form="两个整数 / two integers",
         why_en="{answer} (spill files, turns spent chasing them): the cap turns the read tool into "
         "a loop that feeds on itself.",
-        why_zh="{answer}（溢写文件数、追读它们的轮数）：上限落到读文件上，恰好变成自噬的递归发生器。",
+        why_zh="溢写文件数、追读它们的轮数是 {answer}：上限落到读文件上，恰好变成自噬的递归发生器。",
         wrong_zh="“保护性的上限对每个工具都安全”：机制之间会互相踩，上限落到读文件上就成了递归。",
         wrong_en='"A protective cap is safe on every tool": mechanisms can step on each other; '
         "on the read tool the cap feeds itself.",
@@ -375,9 +231,9 @@ BANK = [
         ],
         ask_zh="参考实现里，哪一道门拦下 `rm -rf /`？",
         ask_en="Which gate stops it?",
-        form="deny / ask / allow",
+        form="硬拒绝、需询问、放行 / deny / ask / allow",
         why_en="The {answer} gate: the hard deny list comes first; the human is never asked.",
-        why_zh="{answer} 门：硬拒绝排在最前面，根本不问人。",
+        why_zh="{answer}这道门：硬拒绝排在最前面，根本不问人。",
         wrong_zh="“危险的事总要问一下人”：硬拒绝不可协商，排在可以对讲的那道前面，根本不问。",
         wrong_en='"Dangerous calls are always put to the human": the hard deny is not '
         "negotiable and comes before the question.",
@@ -390,7 +246,7 @@ BANK = [
         ask_zh="门禁顺序倒置（人工审批先于硬拒绝表）、人答了「y」：拒绝表上的 `rm -rf /` 执行了吗？",
         ask_en="With the human asked before the deny list, and an unattended 'y': does the "
         "deny-listed `rm -rf /` run?",
-        form="True / False",
+        form="是、否 / True / False",
         why_en="{answer}: one unattended 'y' in front of the deny list voids it — the negotiable "
         "yes came before the non-negotiable no.",
         why_zh="{answer}：把一句无人值守的「y」排在拒绝表前面，整张拒绝表就被架空了——可协商的同意排到了"
@@ -415,7 +271,7 @@ BANK = [
         form="一个阶段名 / a stage name",
         why_en="At {answer}, the tool's own check, before any gate: no gate decides, no human is "
         "asked. Without the wall only a question stands in the way.",
-        why_zh="在 {answer}（工具自校验），在任何门禁之前：没有门禁裁决，也不问人。拆了墙，只剩一句问话。",
+        why_zh="在{answer}，在任何门禁之前：没有门禁裁决，也不问人。拆了墙，只剩一句问话。",
         wrong_zh="“越界是门禁的事”：墙是工具自己的检查，越界直接报错；门禁只会问一句（D10）。",
         wrong_en="\"Leaving the workspace is the gates' business\": the wall is the tool's own "
         "check, an error with no question; the gates only ask (D10).",
@@ -430,7 +286,7 @@ BANK = [
         form='调用编号的列表 / a list of call ids such as ["toolu_001"]',
         why_en="{answer}: the permission hook answers first for the two denied calls and the audit "
         "hook is skipped — exactly the calls an audit exists for.",
-        why_zh="{answer}：两次被拒的调用由权限钩子先回答、就地短路，审计钩子被跳过——恰恰是审计最该记下的那几次。",
+        why_zh="只有调用 {answer}：两次被拒的调用由权限钩子先回答、就地短路，审计钩子被跳过——恰恰是审计最该记下的那几次。",
         wrong_zh="“审计钩子见到每一个调用”：第一个非空返回就地短路，被挡下的那一次在日志里消失（D12）。",
         wrong_en='"An audit hook sees every call": the first non-None answer short-circuits, and '
         "the blocked call vanishes from the log (D12).",
@@ -448,9 +304,9 @@ BANK = [
         ],
         ask_zh="钩子对 `rm -rf src` 说 allow，拒绝规则覆盖 `rm`：参考实现里哪一道门说了算？",
         ask_en="Who decides?",
-        form="deny / ask / allow / hook",
+        form="硬拒绝、需询问、放行、钩子 / deny / ask / allow / hook",
         why_en="The {answer} rule: a hook's allow only goes on to the gates, and deny comes first.",
-        why_zh="{answer} 规则：钩子的放行只是送进门禁，拒绝排在最前面。",
+        why_zh="{answer}规则：钩子的放行只是送进门禁，拒绝排在最前面。",
         **HOOKS_APPROVE_WRONG,
     ),
     Q(
@@ -462,7 +318,7 @@ BANK = [
         form="两个整数 / two integers",
         why_en="{answer} model calls: with the guard the second Stop sees stop_hook_active and lets "
         "go; without it the loop only ends at the turn limit.",
-        why_zh="{answer} 次模型调用：有防护时第二次退出事件看到 stop_hook_active 就放手；没有防护，只能撞到轮数上限才停。",
+        why_zh="有防护、没有防护分别是 {answer} 次模型调用：有防护时第二次退出事件看到 stop_hook_active 就放手；没有防护，只能撞到轮数上限才停。",
         wrong_zh="“退出钩子不会让循环停不下来”：退出是可以被否决的，反复否决要靠防护标志位来止住。",
         wrong_en='"A Stop hook cannot keep the loop going": the stop can be vetoed, and only a '
         "guard flag stops a hook that keeps vetoing.",
@@ -481,7 +337,7 @@ BANK = [
         ],
         ask_zh="参考实现给被拒的调用发回的结果标了 `is_error` 吗？",
         ask_en="Does the reference harness mark the result it sends for a denied call `is_error`?",
-        form="True / False",
+        form="是、否 / True / False",
         why_en="{answer}: the denied call gets a result marked is_error, naming the stage that "
         "stopped it — 被拒也要补一条结果.",
         why_zh="{answer}：被拒的调用补一条标了 is_error 的结果，写明在哪道扫码口被挡下——被拒也要补一条结果。",
@@ -496,7 +352,7 @@ BANK = [
         form="一个调用编号 / a call id",
         why_en="{answer}, the denied rm: the API names the call left without a result and refuses "
         "the whole request.",
-        why_zh="{answer}，被拒的 rm：API 点名那个没有结果的调用，并拒绝整个请求。",
+        why_zh="调用 {answer}，被拒的 rm：API 点名那个没有结果的调用，并拒绝整个请求。",
         **SKIP_DENIED_WRONG,
     ),
     Q(
@@ -508,7 +364,7 @@ BANK = [
         form="一个调用编号 / a call id",
         why_en="{answer}: its tool_result was kept while the trim cut away the assistant message "
         "holding its tool_use — a result that answers nothing.",
-        why_zh="{answer}：它的 tool_result 留下了，持有 tool_use 的那条助手消息却被裁掉——一条不回答任何调用的结果。",
+        why_zh="调用 {answer}：它的 tool_result 留下了，持有 tool_use 的那条助手消息却被裁掉——一条不回答任何调用的结果。",
         wrong_zh="“历史可以按条裁剪”：tool_use 和它的 tool_result 必须成对留下，否则历史不再合法（D3）。",
         wrong_en='"History can be trimmed message by message": a tool_use and its tool_result '
         "stay or go together, or the history is no longer valid (D3).",
@@ -518,10 +374,10 @@ BANK = [
         "H.1",
         a.reference_keeps_it,
         notebook="07_hypothesis_hunt",
-        ask_zh="这个用例放到参考实现上，还会守住同一条不变式吗？换句话说，故障在开关里（True）还是在用例里"
-        "（False）？",
+        ask_zh="这个用例放到参考实现上，还会守住同一条不变式吗？换句话说，故障在开关里（是）还是在用例里"
+        "（否）？",
         ask_en="On the reference harness, does the same case keep the promise?",
-        form="True / False",
+        form="是、否 / True / False",
         why_en="{answer}: on the reference harness the same case keeps the promise — the fault is "
         "in the switch, not in the case.",
         why_zh="{answer}：同一个用例在参考实现上守住了承诺——故障在开关里，不在用例里。",
@@ -542,7 +398,7 @@ BANK = [
         ],
         ask_zh="D1 的开关 `trust_stop_reason` 会被 `continuation`（M1 的承诺）抓住吗？",
         ask_en="Does `continuation`, M1's promise, catch D1's switch `trust_stop_reason`?",
-        form="True / False",
+        form="是、否 / True / False",
         why_en="{answer}: continuation is M1's promise — the model is called again exactly when the "
         "content held a tool call.",
         why_zh="{answer}：continuation 就是 M1 的承诺——恰好在内容块里有工具调用时才再次调用模型。",
@@ -557,7 +413,7 @@ BANK = [
         form="一个整数 / an integer",
         why_en="{answer}: the reference harness keeps every promise; every ✗ in the matrix is the "
         "work of one flipped switch.",
-        why_zh="{answer}：参考实现守住每一条承诺；矩阵里每一个 ✗ 都是某一个被拨动的开关造成的。",
+        why_zh="共 {answer} 个：参考实现守住每一条承诺；矩阵里每一个 ✗ 都是某一个被拨动的开关造成的。",
         wrong_zh="“参考实现也会打破一些承诺”：它一条都不破；✗ 只来自被拨动的开关。",
         wrong_en='"The reference harness breaks some promises too": it breaks none; each ✗ '
         "comes from a flipped switch.",
@@ -573,7 +429,7 @@ BANK = [
         why_en="{answer}: the answer held a tool_use, the declaration said end_turn, and the runner "
         "believed the declaration — no second request, no tool_result, the canary never came "
         "back.",
-        why_zh="{answer} 个：回答里有 tool_use，声明却是 end_turn，runner 信了声明——没有第二个请求，没有 "
+        why_zh="共 {answer} 个：回答里有 tool_use，声明却是 end_turn，runner 信了声明——没有第二个请求，没有 "
         "tool_result，金丝雀再也没回来。",
         **STOP_REASON_WRONG,
     ),
@@ -586,7 +442,7 @@ BANK = [
         form="一个开关名 / a switch name",
         why_en="{answer}, the one switch of M1: the lab's harness then drops the same call, as on "
         "the wire.",
-        why_zh="{answer}，M1 唯一的开关：打开它，实验室的 harness 也丢掉同一个调用，和线上一模一样。",
+        why_zh="开关 {answer}，M1 唯一的一个：打开它，实验室的 harness 也丢掉同一个调用，和线上一模一样。",
         **STOP_REASON_WRONG,
     ),
     Q(
@@ -598,7 +454,7 @@ BANK = [
         form="一个整数 / a number",
         why_en="{answer}: the program ended as if the work were done — nothing told its user that "
         "a call was lost.",
-        why_zh="{answer}：程序像活干完了一样结束——没有任何东西告诉用户丢了一个调用。",
+        why_zh="退出码 {answer}：程序像活干完了一样结束——没有任何东西告诉用户丢了一个调用。",
         wrong_zh="“丢了活，程序总会报错”：信声明的循环照常收工，退出码说一切正常。",
         wrong_en='"A lost call makes the program fail": the trusting loop ends normally, and '
         "the exit status says all is well.",
@@ -608,8 +464,8 @@ BANK = [
         "A.1",
         a.calls_dropped_by_trusting,
         notebook="09_course_beside_production",
-        ask_zh="在种子的 D1 里，信停止标记的循环丢了几件活？",
-        ask_en="In the seed's D1, how many calls does the loop that trusts the stop marker lose?",
+        ask_zh="在本章的 D1 里，信停止标记的循环丢了几件活？",
+        ask_en="In the chapter's D1, how many calls does the loop that trusts the stop marker lose?",
         form="一个整数 / an integer",
         why_en="{answer} call lost: the declaration lagged behind the content, and the loop that "
         "believed it stopped early.",
@@ -625,7 +481,7 @@ BANK = [
         form="一个整数 / an integer",
         why_en="{answer}: a schema entry, a handler entry, and the implicit contract that the "
         "schema's names equal the handler's parameters (the registry checks it).",
-        why_zh="{answer} 处：schema 一条、处理函数一行，外加隐含的签名契约（注册表替你检查）。",
+        why_zh="共 {answer} 处：schema 一条、处理函数一行，外加隐含的签名契约（注册表替你检查）。",
         wrong_zh="“只改两处”：课程正文说两处（D8）；按关键字展开的调用还要求 schema 属性名与形参名逐字一致。",
         wrong_en='"Two places", as the course\'s text says (D8): the keyword call also needs the '
         "schema's names to equal the handler's parameters.",
@@ -644,7 +500,7 @@ BANK = [
         ask_zh="教学版（`Switches.course()`）下读 `/etc/passwd`，挡在前面的是什么：墙，还是一句问人？",
         ask_en="Under the course preset, what stands in front of a read of `/etc/passwd`: the "
         "wall, or a question?",
-        form="wall / question / nothing",
+        form="墙、问一句、什么都没有 / wall / question / nothing",
         why_en="A {answer}: s03 dropped safe_path, so leaving the workspace became a question to the "
         "user — the wall turned into an intercom. Judge a mechanism by its net effect.",
         why_zh="{answer}：s03 撤掉了 safe_path，越界从直接报错变成「问一下用户」——硬墙变成了对讲机。"
