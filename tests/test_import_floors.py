@@ -1,7 +1,7 @@
 """The packages stand on floors: a module imports only from its own floor's allowed neighbours or
 from floors below, so no circle runs between packages.
 
-    0 leaves    lab (its version), lab.errors, lab.lazy, lab.switches, lab.trace, lab.tool,
+    0 leaves    lab.errors, lab.lazy, lab.switches, lab.trace, lab.tool,
                 lab.source_lines, lab.user_code, lab.schema, lab.disputes (the chapter's claims
                 the lab reads otherwise, as data); lab.bilingual, lab.reading (text in two
                 languages; a student's answer read and compared)
@@ -13,7 +13,8 @@ from floors below, so no circle runs between packages.
     2 harness   lab.harness                       (the loop and its layers over those pieces)
     3 scenario  lab.scenario, lab.runner, lab.observables, lab.experiment, lab.file_checks,
                 lab.live, lab.exercise_checks,    (a harness set up and run, and what it measures;
-                lab.exercises, lab.compare         the reference beside a preset)
+                lab.exercise_table, lab.exercises, the exercises; the reference beside a preset)
+                lab.compare
     4 benches   lab.probe, then lab.testing       (foreign harnesses on the wire; the lab's own,
                                                    searched; testing uses probe, never the reverse)
     5 views     lab.views                         (what a run, a matrix or a probe looks like:
@@ -22,8 +23,10 @@ from floors below, so no circle runs between packages.
                 lab.teacher                       (the notebooks' glue, predict-then-run, the
                                                    questions, their hidden answers, the key,
                                                    the worksheet and the students' edition)
-    7 commands  lab.cli, lab.start, lab.__main__  (the `lab` command, its first step, and
-                                                   `python -m lab`)
+    7 commands  lab.cli, lab.start, lab.__main__, (the `lab` command, its first step,
+                lab                                `python -m lab`, and the package's face: the
+                                                   names it exports come from every floor; the
+                                                   command reads only its version)
 
 Every import counts, lazy ones inside functions too: a lazy import still makes a circle.
 """
@@ -38,7 +41,6 @@ import lab
 ROOT = Path(lab.__file__).parent
 FLOORS = [
     {
-        "lab",
         "lab.errors",
         "lab.lazy",
         "lab.switches",
@@ -61,7 +63,7 @@ FLOORS = [
         "lab.file_checks",
         "lab.live",
     },
-    {"lab.exercise_checks"},
+    {"lab.exercise_checks", "lab.exercise_table"},
     {"lab.exercises", "lab.compare"},
     {"lab.probe"},
     {"lab.testing"},
@@ -74,7 +76,7 @@ FLOORS = [
         "lab.answer_key",
         "lab.teacher",
     },
-    {"lab.cli", "lab.start", "lab.__main__"},
+    {"lab.cli", "lab.start", "lab.__main__", "lab"},
 ]
 # Within a floor, only these pairs may import sideways (importer -> imported).
 SIDEWAYS = {
@@ -95,6 +97,8 @@ SIDEWAYS = {
     ("lab.switches", "lab.disputes"),  # a switch's course note may be a disputed claim's text
     ("lab.__main__", "lab.start"),
     ("lab.start", "lab.cli"),  # Ctrl-C is caught first, then the command is loaded
+    ("lab.cli", "lab"),  # the command prints the package's version
+    ("lab.exercise_table", "lab.exercise_checks"),  # the table names the function of each check
 }
 PACKAGES = {
     "lab.world",
@@ -109,16 +113,23 @@ PACKAGES = {
 }
 
 
+# Packages that only group modules by what they are for: each of their modules keeps its floor.
+THEMES = {"kernel", "chapter", "classroom", "languages"}
+
+
 def unit(module: str) -> str:
-    """A subpackage stands for all its modules; a top-level module stands for itself."""
+    """A subpackage stands for all its modules; a top-level module stands for itself, and so does
+    a module of a package in THEMES."""
     parts = module.split(".")
-    if len(parts) >= 2 and (ROOT / parts[1]).is_dir():
+    if len(parts) >= 2 and (ROOT / parts[1]).is_dir() and parts[1] not in THEMES:
         return ".".join(parts[:2])
     return module
 
 
 def is_module(name: str) -> bool:
-    return (ROOT / name).is_dir() or (ROOT / f"{name}.py").is_file()
+    """`lab.views.report` is a module (or a package); `lab.model.turn` is a name in one."""
+    path = ROOT.parent.joinpath(*name.split("."))
+    return path.is_dir() or path.with_suffix(".py").is_file()
 
 
 def imports() -> set[tuple[str, str, str]]:
@@ -128,11 +139,10 @@ def imports() -> set[tuple[str, str, str]]:
         module = ".".join(path.relative_to(ROOT.parent).with_suffix("").parts)
         module = module.removesuffix(".__init__")
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "lab":
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 # `from lab import exercises` imports the module lab.exercises, not lab itself
-                names = [f"lab.{a.name}" if is_module(a.name) else "lab" for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
+                found_in = [f"{node.module}.{alias.name}" for alias in node.names]
+                names = [name if is_module(name) else node.module for name in found_in]
             elif isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
             else:
