@@ -2,8 +2,8 @@
 into the current folder; a checkout also has them in exercises/), `lab check ID` runs it against
 scenarios the student does not see and says pass or fail with a hint.
 
-The exercises and their checks are in exercise_checks.py; this module finds, copies, loads and
-checks a student's file. The solutions are written nowhere but in the tests.
+The exercises are in exercise_table.py, their checks in exercise_checks.py; this module finds,
+copies, loads and checks a student's file. The solutions are written nowhere but in the tests.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 from types import ModuleType
 
 from lab.bilingual import Words, in_lang
-from lab.exercise_checks import EXERCISES, Check, Exercise
+from lab.exercise_table import EXERCISES, Check, Exercise
 from lab.user_code import run_file
 
 __all__ = ["EXERCISES", "Check", "Exercise", "ExerciseError", "Result", "Words", "in_lang"]

@@ -1,30 +1,5 @@
-"""The packages stand on floors: a module imports only from its own floor's allowed neighbours or
-from floors below, so no circle runs between packages.
-
-    0 leaves    lab (its version), lab.errors, lab.lazy, lab.switches, lab.trace, lab.tool,
-                lab.source_lines, lab.user_code, lab.schema, lab.disputes (the chapter's claims
-                the lab reads otherwise, as data); lab.bilingual, lab.reading (text in two
-                languages; a student's answer read and compared)
-    1 pieces    lab.world, lab.model,             (the simulated world; the scripted model;
-                lab.course_rules                   the course's own rule set, as data)
-      record    lab.record, lab.promises          (the one record of a run, and the judges over
-                                                   it: below the harness they judge, so an
-                                                   oracle cannot borrow the harness's code)
-    2 harness   lab.harness                       (the loop and its layers over those pieces)
-    3 scenario  lab.scenario, lab.runner, lab.observables, lab.experiment, lab.file_checks,
-                lab.live, lab.exercise_checks,    (a harness set up and run, and what it measures;
-                lab.exercises, lab.compare         the reference beside a preset)
-    4 benches   lab.probe, then lab.testing       (foreign harnesses on the wire; the lab's own,
-                                                   searched; testing uses probe, never the reverse)
-    5 views     lab.views                         (what a run, a matrix or a probe looks like:
-                                                   tables, transcripts, pictures, HTML pages)
-    6 class     lab.notebook, lab.predict, lab.questions, lab.answers, lab.answer_key,
-                lab.teacher                       (the notebooks' glue, predict-then-run, the
-                                                   questions, their hidden answers, the key,
-                                                   the worksheet and the students' edition)
-    7 commands  lab.cli, lab.start, lab.__main__  (the `lab` command, its first step, and
-                                                   `python -m lab`)
-
+"""The packages stand on floors (FLOORS below, lowest first): a module imports only from its own
+floor's allowed neighbours (SIDEWAYS) or from floors below, so no circle runs between packages.
 Every import counts, lazy ones inside functions too: a lazy import still makes a circle.
 """
 
@@ -37,8 +12,9 @@ import lab
 
 ROOT = Path(lab.__file__).parent
 FLOORS = [
+    # 0 leaves: errors, the switchboard, the trace, the tool type, FILE:LINE of a field, a user's
+    # file run fresh, jsonschema loaded late, the chapter's claims the lab reads otherwise (data)
     {
-        "lab",
         "lab.errors",
         "lab.lazy",
         "lab.switches",
@@ -49,10 +25,16 @@ FLOORS = [
         "lab.disputes",
         "lab.schema",
     },
+    # text in two languages; a student's answer read and compared
     {"lab.bilingual", "lab.reading", "lab.language"},
+    # 1 pieces: the simulated world; the scripted model; the course's own rule set, as data
     {"lab.world", "lab.model", "lab.course_rules"},
+    # the one record of a run, and the judges over it: below the harness they judge, so an
+    # oracle cannot borrow the harness's code
     {"lab.record", "lab.promises"},
+    # 2 the loop and its layers over those pieces; the course's own steps s01 → s04 beside them
     {"lab.harness", "lab.course_steps"},
+    # 3 a harness set up and run, and what it measures; the exercises; the reference beside a preset
     {
         "lab.scenario",
         "lab.runner",
@@ -61,11 +43,16 @@ FLOORS = [
         "lab.file_checks",
         "lab.live",
     },
-    {"lab.exercise_checks"},
+    {"lab.exercise_checks", "lab.exercise_table"},
     {"lab.exercises", "lab.compare"},
+    # 4 benches: foreign harnesses on the wire; the lab's own, searched (testing uses probe, never
+    # the reverse)
     {"lab.probe"},
     {"lab.testing"},
+    # 5 views: what a run, a matrix or a probe looks like (tables, transcripts, pictures, pages)
     {"lab.views"},
+    # 6 class: the notebooks' glue, predict-then-run, the questions, their hidden answers, the key,
+    # the worksheet and the students' edition
     {
         "lab.notebook",
         "lab.predict",
@@ -74,7 +61,9 @@ FLOORS = [
         "lab.answer_key",
         "lab.teacher",
     },
-    {"lab.cli", "lab.start", "lab.__main__"},
+    # 7 commands: the `lab` command, its first step, `python -m lab`, and the package's face (the
+    # names it exports come from every floor; the command reads only its version)
+    {"lab.cli", "lab.start", "lab.__main__", "lab"},
 ]
 # Within a floor, only these pairs may import sideways (importer -> imported).
 SIDEWAYS = {
@@ -85,16 +74,28 @@ SIDEWAYS = {
     ("lab.experiment", "lab.observables"),
     ("lab.experiment", "lab.file_checks"),
     ("lab.live", "lab.scenario"),
-    ("lab.promises", "lab.record"),  # the judges read the record; the record judges nothing
-    ("lab.runner", "lab.scenario"),  # the one entry runs a scenario among other things
-    ("lab.live", "lab.runner"),  # live mode wires the harness through the one entry
-    ("lab.predict", "lab.questions"),  # check() looks the question up; the bank never asks back
-    ("lab.questions", "lab.answers"),  # a question names the function that computes its answer
-    ("lab.answer_key", "lab.questions"),  # the teacher's key is written from the bank
-    ("lab.answer_key", "lab.predict"),  # ... with the answers shown as `check` shows them
-    ("lab.switches", "lab.disputes"),  # a switch's course note may be a disputed claim's text
+    # the judges read the record; the record judges nothing
+    ("lab.promises", "lab.record"),
+    # the one entry runs a scenario among other things
+    ("lab.runner", "lab.scenario"),
+    # live mode wires the harness through the one entry
+    ("lab.live", "lab.runner"),
+    # check() looks the question up; the bank never asks back
+    ("lab.predict", "lab.questions"),
+    # a question names the function that computes its answer
+    ("lab.questions", "lab.answers"),
+    # the teacher's key is written from the bank, with the answers shown as `check` shows them
+    ("lab.answer_key", "lab.questions"),
+    ("lab.answer_key", "lab.predict"),
+    # a switch's course note may be a disputed claim's text
+    ("lab.switches", "lab.disputes"),
     ("lab.__main__", "lab.start"),
-    ("lab.start", "lab.cli"),  # Ctrl-C is caught first, then the command is loaded
+    # Ctrl-C is caught first, then the command is loaded
+    ("lab.start", "lab.cli"),
+    # the command prints the package's version
+    ("lab.cli", "lab"),
+    # the table names the function of each check
+    ("lab.exercise_table", "lab.exercise_checks"),
 }
 PACKAGES = {
     "lab.world",
@@ -109,16 +110,23 @@ PACKAGES = {
 }
 
 
+# Packages that only group modules by what they are for: each of their modules keeps its floor.
+THEMES = {"kernel", "chapter", "classroom", "languages"}
+
+
 def unit(module: str) -> str:
-    """A subpackage stands for all its modules; a top-level module stands for itself."""
+    """A subpackage stands for all its modules; a top-level module stands for itself, and so does
+    a module of a package in THEMES."""
     parts = module.split(".")
-    if len(parts) >= 2 and (ROOT / parts[1]).is_dir():
+    if len(parts) >= 2 and (ROOT / parts[1]).is_dir() and parts[1] not in THEMES:
         return ".".join(parts[:2])
     return module
 
 
 def is_module(name: str) -> bool:
-    return (ROOT / name).is_dir() or (ROOT / f"{name}.py").is_file()
+    """`lab.views.report` is a module (or a package); `lab.model.turn` is a name in one."""
+    path = ROOT.parent.joinpath(*name.split("."))
+    return path.is_dir() or path.with_suffix(".py").is_file()
 
 
 def imports() -> set[tuple[str, str, str]]:
@@ -128,11 +136,10 @@ def imports() -> set[tuple[str, str, str]]:
         module = ".".join(path.relative_to(ROOT.parent).with_suffix("").parts)
         module = module.removesuffix(".__init__")
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "lab":
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 # `from lab import exercises` imports the module lab.exercises, not lab itself
-                names = [f"lab.{a.name}" if is_module(a.name) else "lab" for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
+                found_in = [f"{node.module}.{alias.name}" for alias in node.names]
+                names = [name if is_module(name) else node.module for name in found_in]
             elif isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
             else:
