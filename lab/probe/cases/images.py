@@ -20,6 +20,7 @@ from lab.probe.grades import FAIL, INFO, NA, NON_STRICT
 from lab.probe.scripts import final_turn, finish, ids
 from lab.probe.trial import Exchange, Setting, Trial
 from lab.probe.verdict import Case, Rule
+from lab.probe.which_wire import CHAT
 from lab.record import blocks_in
 
 IMAGE_ASKED = (("LAB_PROBE_IMAGE_TOOL", "1"),)
@@ -135,5 +136,6 @@ IMAGE_CASES: list[Case] = [
         evidence=image_evidence,
         asks=IMAGE_ASKED,
         files=((PICTURE, IMAGE),),
+        off_wire={CHAT: "a Chat Completions tool message holds text only, no image"},
     )
 ]

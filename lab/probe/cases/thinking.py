@@ -17,6 +17,7 @@ from lab.probe.grades import FAIL, NA, NON_STRICT
 from lab.probe.scripts import finish, ids, the_call
 from lab.probe.trial import Exchange, Setting, Trial
 from lab.probe.verdict import Case, Rule
+from lab.probe.which_wire import CHAT
 from lab.record import blocks_in
 
 THINKING_ASKED = (("LAB_PROBE_THINKING", "1"),)
@@ -126,6 +127,7 @@ def thought_case(id: str, title: str, block: dict) -> Case:
         kept=lambda trial: f"the {kind} block came back first and unchanged, the run finished",
         evidence=thought_evidence,
         asks=THINKING_ASKED,
+        off_wire={CHAT: "Chat Completions has no thinking blocks to send back"},
     )
 
 
