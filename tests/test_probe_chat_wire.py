@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-import httpx2
 import openai
 import pytest
 
-from lab.model import FakeMessagesAPI, ScriptedModel
-from lab.model.chat_history import neutral_body, script_id
+from lab.model import FakeMessagesAPI
+from lab.model.chat_client import make_chat_client
 from lab.model.chat_render import call_id
+from lab.model.chat_view import neutral_body, script_id
 from lab.probe.cases import script_tools
 from lab.probe.catalogue import BY_ID
 from lab.probe.conversation import Conversation
@@ -28,6 +28,7 @@ from lab.probe.recorder import Recorder
 from lab.probe.trial import Exit, Setting, Trial
 from lab.probe.verdict import verdict
 from lab.probe.which_wire import CHAT, MESSAGES, wire_of
+from lab.record import Tap, WatchedModel
 
 CANARY = "lab-canary-chat-wire"
 TOOLS = [
@@ -94,13 +95,8 @@ def played(case_id: str, loop: Loop, forced: str | None = None) -> Trial:
     setting = Setting(case_id, CANARY, ("read_file", {"path": "notes.txt"}), None, marker, marker)
     stages = BY_ID[case_id].script(setting)
     conversation = Conversation(stages, marker, tools=script_tools(setting))
-    recorder = Recorder(FakeMessagesAPI(ScriptedModel(conversation)), conversation.log)
-    client = openai.OpenAI(
-        api_key="sk-lab-probe",
-        base_url="http://fake.lab/v1",
-        max_retries=0,
-        http_client=openai.DefaultHttpxClient(transport=httpx2.MockTransport(recorder)),
-    )
+    recorder = Recorder(Tap(FakeMessagesAPI(WatchedModel(conversation)), notes=conversation.log))
+    client = make_chat_client(recorder)
     try:
         loop(client, setting.prompt)
         status = 0
@@ -156,13 +152,7 @@ def test_neutral_body_translates_every_part_and_keeps_what_does_not_parse():
         "max_tokens": 50,
         "stream": True,
         "system": "be brief",
-        "tools": [
-            {
-                "name": "read_file",
-                "description": "",
-                "input_schema": TOOLS[0]["function"]["parameters"],
-            }
-        ],
+        "tools": [{"name": "read_file", "input_schema": TOOLS[0]["function"]["parameters"]}],
         "messages": [
             {"role": "user", "content": [{"type": "text", "text": "hi"}]},
             {
@@ -171,13 +161,14 @@ def test_neutral_body_translates_every_part_and_keeps_what_does_not_parse():
                     {"type": "tool_use", "id": "toolu_7", "name": "a", "input": {}, "raw_json": "{"}
                 ],
             },
+            # A user message after the results stays its own (the API joins the two: joins()).
             {
                 "role": "user",
                 "content": [
-                    {"type": "tool_result", "tool_use_id": "toolu_7", "content": "bad json"},
-                    {"type": "text", "text": "go on"},
+                    {"type": "tool_result", "tool_use_id": "toolu_7", "content": "bad json"}
                 ],
             },
+            {"role": "user", "content": "go on"},
         ],
     }
     assert neutral_body("not an object") == "not an object"
