@@ -124,3 +124,15 @@ def test_a_program_runs_in_a_scratch_folder_and_its_failure_is_the_records_endin
     assert record.ending == Ending("exit 1", True, "exit status 1: gave up")
     assert promises.no_crash(record) == "exit status 1: gave up"
     assert list(tmp_path.iterdir()) == []  # nothing written where the caller stands
+
+
+def test_a_program_that_outlives_its_limit_is_stopped_and_says_so():
+    code = "import time; time.sleep(60)"
+    record = run([sys.executable, "-c", code], [turn(text("done."))], timeout=0.5)
+    assert record.ending == Ending("timeout", True, "timed out after 0.5 s (stopped)")
+
+
+def test_a_program_that_is_not_there_is_an_ending_not_a_traceback():
+    record = run(["/no/such/program"], [turn(text("done."))])
+    assert record.ending.reason == "exit 127" and record.ending.crashed
+    assert "/no/such/program" in record.ending.line and record.requests == []
