@@ -181,9 +181,10 @@ class Logged:
 class Tap:
     """Stands where the fake API stood and writes down each request and what it got: the one
     recorder of every run (the lab's harness, a function, a program, a probe trial, `lab
-    serve`, the request fuzz). The fake must play a WatchedModel, which says which step each request got;
-    `notes`, a responder's own log, names a side call or a request past the script's end.
-    `keep=False`: only the newest request is kept (`last`), for a server that lasts."""
+    serve`, the request fuzz). The fake must play a WatchedModel, which says which step each
+    request got; `notes`, a responder's own log, names a side call or a request past the
+    script's end. `keep=False`: only the newest request is kept (`last`), for a server that
+    lasts."""
 
     def __init__(
         self,
