@@ -10,7 +10,7 @@ row that degrades only with the experiment's own rules says so: the course alone
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from lab.course_rules import revision_dependent
@@ -75,7 +75,7 @@ def as_preset(scenario: Scenario, preset_name: str) -> Scenario:
     """The scenario set up as the preset is: its rules (not the scenario's), its callbacks
     plugged in before the scenario's own."""
     _, make_rules, hooks = PRESETS[preset_name]
-    return scenario.changed(permissions=make_rules(), hooks=[*hooks, *scenario.hooks])
+    return replace(scenario, permissions=make_rules(), hooks=[*hooks, *scenario.hooks])
 
 
 def as_the_course(scenario: Scenario) -> Run:

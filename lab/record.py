@@ -146,9 +146,9 @@ class WatchedModel(ScriptedModel):
         self.last: Step | None = None
 
     def respond(self, request: ModelRequest) -> Step:
-        step = super().respond(request)
-        self.last = step
-        return step
+        self.last = None  # a script that raises (exhausted) played nothing
+        self.last = super().respond(request)
+        return self.last
 
 
 @dataclass
@@ -171,6 +171,7 @@ class Logged:
     reply: Reply
     index: int | None  # its position in the fake API's request log (None: not even JSON)
     log: Sequence[dict] = field(repr=False, compare=False)
+    note: Any = None  # the responder's own record of the request, when it keeps a log (`notes`)
 
     @property
     def body(self) -> Any:
@@ -180,9 +181,10 @@ class Logged:
 class Tap:
     """Stands where the fake API stood and writes down each request and what it got: the one
     recorder of every run (the lab's harness, a function, a program, a probe trial, `lab
-    serve`). The fake must play a WatchedModel, which says which step each request got;
-    `notes`, a responder's own log, names a side call or a request past the script's end.
-    `keep=False`: only the newest request is kept (`last`), for a server that lasts."""
+    serve`, the request fuzz). The fake must play a WatchedModel, which says which step each
+    request got; `notes`, a responder's own log, names a side call or a request past the
+    script's end. `keep=False`: only the newest request is kept (`last`), for a server that
+    lasts."""
 
     def __init__(
         self,
@@ -225,13 +227,13 @@ class Tap:
         elif step is None and not faults:
             return response  # a GET, a health probe: nothing of the conversation
         else:
-            note = notes[-1] if notes and notes[-1] is not newest else None
-            noted = NOTED_KINDS.get(getattr(note, "kind", ""))
             reply = self._reply(step, faults, api.replies[before[2] :], response.status_code)
-            reply = replace(reply, kind=noted) if noted and reply.complete else reply
             index = len(api.requests) - 1
+        note = notes[-1] if notes and notes[-1] is not newest else None
+        noted = NOTED_KINDS.get(getattr(note, "kind", ""))
+        reply = replace(reply, kind=noted) if noted and reply.complete else reply
         self.count += 1
-        self.last = Logged(self.count, at, response.status_code, reply, index, api.requests)
+        self.last = Logged(self.count, at, response.status_code, reply, index, api.requests, note)
         if self.keep:
             self.requests.append(self.last)
         return response

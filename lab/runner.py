@@ -15,10 +15,12 @@ requests as sent, when they were sent and what the fake answered, so the promise
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lab.model.script import Responder, Step
 from lab.record import Ending, Record, Tap, WatchedModel
@@ -90,6 +92,58 @@ def run_function(
     return Record(requests=list(tap.requests), ending=ending)
 
 
+Stopped = TypeVar("Stopped")  # what a wait says of a program it stopped (None: it ended)
+
+
+def run_to_end(
+    argv: Sequence[str],
+    cwd: Path,
+    env: Mapping[str, str],
+    output: Path,
+    wait: Callable[[subprocess.Popen], Stopped | None],
+) -> tuple[int | None, str, Stopped | None]:
+    """Start a program in its own process group and `wait` for it; then stop whatever of it is
+    left. Its output goes to the file `output`, not a pipe: a process it left running holds no
+    pipe open. Returns its exit status (None: `wait` stopped it), its output, and what `wait`
+    said. (`run_program` waits a fixed time; `lab probe` while the program works: idle.py.)"""
+    with output.open("wb") as sink:
+        try:
+            process = subprocess.Popen(
+                list(argv),
+                cwd=cwd,
+                env=dict(env),
+                stdin=subprocess.DEVNULL,
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group: a stop reaches its children
+            )
+        except OSError as error:  # no such program, not executable: it never reached the model
+            return 127, f"{argv[0]}: {error.strerror or error}", None
+    try:
+        stopped = wait(process)
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)  # anything it left behind
+        except ProcessLookupError:
+            pass
+        process.wait()
+    status = None if stopped is not None else process.returncode
+    return status, output.read_text(encoding="utf-8", errors="replace"), stopped
+
+
+def within(timeout: float) -> Callable[[subprocess.Popen], str | None]:
+    """A wait of at most `timeout` seconds; what it says of a program it had to stop."""
+
+    def wait(process: subprocess.Popen) -> str | None:
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return f"timed out after {timeout:g} s (stopped)"
+        return None
+
+    return wait
+
+
 def run_program(
     argv: Sequence[str],
     script: Sequence[Step] | Responder,
@@ -98,21 +152,21 @@ def run_program(
     timeout: float = PROGRAM_TIMEOUT_S,
 ) -> Record:
     """Run a program with ANTHROPIC_BASE_URL pointing at the fake API on 127.0.0.1, in `cwd`
-    (by default a fresh temporary folder, removed afterwards: nothing lands where you stand),
-    as `lab probe` runs one: stopped once it has been idle for `timeout` seconds (no CPU used,
-    no request on its connection: lab/probe/idle.py), so a busy machine never cuts it short."""
+    (by default a fresh temporary folder, removed afterwards: nothing lands where you stand)."""
     from lab.model.fake_api import FakeMessagesAPI
     from lab.model.wiring import FAKE_KEY, on_loopback
-    from lab.probe.idle import run_while_working
 
     tap = Tap(FakeMessagesAPI(WatchedModel(script)))
     with on_loopback(tap) as server, tempfile.TemporaryDirectory(prefix="lab-run-") as scratch:
         env = {**os.environ, "ANTHROPIC_BASE_URL": server.url, "ANTHROPIC_API_KEY": FAKE_KEY}
-        where = Path(cwd or scratch)
-        output = Path(scratch) / ".lab-run-output.txt"
-        status, said, progress = run_while_working(argv, where, env, output, timeout, tap.wire)
-    if progress is not None:
-        ending = Ending("timeout", True, progress.line(timeout))
+        work = Path(scratch, "work")
+        work.mkdir()
+        output = Path(scratch, "output.txt")
+        status, said, stopped = run_to_end(
+            argv, Path(cwd) if cwd else work, env, output, within(timeout)
+        )
+    if stopped is not None:
+        ending = Ending("timeout", True, stopped)
     else:
         lines = said.strip().splitlines()
         line = f"exit status {status}" + (f": {lines[-1]}" if lines else "")

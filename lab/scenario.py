@@ -1,7 +1,7 @@
 """A scenario (what the model says, and how the harness is set up) and one run of it.
 
 A `Setup` is how the harness is set up: tools, rules, human, hooks, the world's files, the
-prompt. A `Scenario` is a script (what the model does) plus a Setup; `build_harness`
+prompt. A `Scenario` is a Setup plus a script (what the model does); `build_harness`
 takes only the Setup, so a live run or `lab probe` wires a harness without a script.
 `wire` sets the harness up on a fresh world and wires it to its model (the fake API behind the
 real SDK, with a Tap writing the run's Record, or a client it is given) without running it;
@@ -15,7 +15,7 @@ from __future__ import annotations
 __all__ = ["Run", "Scenario", "Setup", "run_scenario"]  # the students' DSL: Scenario, Setup
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from lab.harness.hooks import Hook
@@ -42,7 +42,7 @@ def no_extra_tools(world: World) -> list[Tool]:
     return []
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)  # keywords only: a Scenario's one positional is its script
 class Setup:
     """How the harness is set up, whoever the model is: the prompt, the world's files, tools,
     rules, the human and the hooks."""
@@ -60,37 +60,18 @@ class Setup:
     thinking: int | None = None  # a thinking budget (tokens) the harness asks for; None: off
 
 
-SETUP_FIELDS = frozenset(f.name for f in fields(Setup))
-
-
-@dataclass(frozen=True, init=False)
-class Scenario:
-    """What the model says (a list of turns or a responder) plus how the harness is set up:
-    `Scenario(script, prompt=..., files=...)` takes the Setup's fields as keywords (or a whole
-    `setup=`), and reads them back as its own (`scenario.prompt` is `scenario.setup.prompt`)."""
+@dataclass(frozen=True)
+class Scenario(Setup):
+    """What the model says (a list of turns or a responder) plus how the harness is set up: a
+    Setup with a script. `Scenario(script, prompt=..., files=...)`: the script is its one
+    positional field, the Setup's fields are keywords (declared once, in Setup)."""
 
     script: Sequence[Step] | Responder
-    setup: Setup
 
-    def __init__(
-        self, script: Sequence[Step] | Responder, setup: Setup | None = None, **settings: Any
-    ) -> None:
-        unknown = set(settings) - SETUP_FIELDS
-        if unknown:
-            raise TypeError(f"Scenario() got unexpected keyword(s): {', '.join(sorted(unknown))}")
-        # dataclasses.replace(scenario, hooks=...) hands over the setup and the changed fields
-        whole = replace(setup, **settings) if setup is not None else Setup(**settings)
-        object.__setattr__(self, "script", script)
-        object.__setattr__(self, "setup", whole)
-
-    def changed(self, **settings: Any) -> Scenario:
-        """The same script with some of the Setup's fields changed (as dataclasses.replace)."""
-        return Scenario(self.script, replace(self.setup, **settings))
-
-    def __getattr__(self, name: str) -> Any:
-        if name in SETUP_FIELDS:  # only the Setup's own fields: nothing else is forwarded
-            return getattr(self.setup, name)
-        raise AttributeError(f"'Scenario' object has no attribute {name!r}")
+    @property
+    def setup(self) -> Setup:
+        """How the harness is set up for this scenario (everything but the script)."""
+        return Setup(**{f.name: getattr(self, f.name) for f in fields(Setup)})
 
 
 @dataclass

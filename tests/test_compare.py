@@ -3,6 +3,8 @@ rules; a row that degrades only with the experiment's own rules says so."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from lab.compare import Row, compare, in_preset
@@ -29,7 +31,7 @@ def test_d26_degrades_only_with_its_own_edit_env_deny_rule():
     assert not row.as_degraded and row.as_degraded_own_rules
     assert verdict(row, WORDS["en"]) == "own rules only"
     # The course's rules hold no rule on a file tool's path inside the workspace.
-    course = EXPERIMENTS["D26"].scenario.changed(permissions=course_permissions())
+    course = replace(EXPERIMENTS["D26"].scenario, permissions=course_permissions())
     assert ran_denied_by_rule(run_scenario(course, COURSE)) is False
 
 
@@ -40,7 +42,7 @@ def test_d9_under_the_course_s_rules_asks_the_human_nothing():
     assert invalid.preset == 0 and not invalid.as_degraded
     assert rows["human_prompts"].preset == 0
     assert invalid.own_rules > 0  # D9's own default="ask" is what makes the course ask
-    course = EXPERIMENTS["D9"].scenario.changed(permissions=course_permissions())
+    course = replace(EXPERIMENTS["D9"].scenario, permissions=course_permissions())
     run = run_scenario(course, COURSE)
     assert human_prompts(run) == human_prompts_for_invalid_calls(run) == 0
 

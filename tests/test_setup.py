@@ -21,26 +21,26 @@ from lab.switches import Switches
 from lab.world import World
 
 
-def test_a_scenario_is_a_script_and_a_setup_and_declares_no_setup_field_again():
-    assert [f.name for f in fields(Scenario)] == ["script", "setup"]
+def test_a_scenario_is_a_setup_with_a_script_and_declares_no_setup_field_again():
+    assert Scenario.__annotations__ == {"script": "Sequence[Step] | Responder"}  # only its own
+    assert [f.name for f in fields(Scenario)] == [*(f.name for f in fields(Setup)), "script"]
     scenario = Scenario([], max_turns=3)
-    assert scenario.setup == Setup(max_turns=3)
-    assert scenario.max_turns == 3 and scenario.model == Setup().model  # read through the Setup
-    with pytest.raises(AttributeError):
-        scenario.no_such_field  # noqa: B018 - only the Setup's own fields are forwarded
+    assert scenario.setup == Setup(max_turns=3) and type(scenario.setup) is Setup
+    assert scenario.model == Setup().model  # a Setup's field with its Setup default
 
 
-def test_a_scenario_refuses_a_keyword_that_is_no_setup_field():
-    with pytest.raises(TypeError, match="max_turn"):
-        Scenario([], max_turn=3)
+def test_a_scenarios_one_positional_field_is_its_script():
+    with pytest.raises(TypeError):
+        Scenario([], "a prompt")  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Setup("a prompt")  # type: ignore[misc]
 
 
 def test_replace_changes_a_scenarios_setup_field_and_keeps_the_rest():
     scenario = Scenario([turn(text("hi"))], prompt="go", max_turns=3)
-    for changed in (replace(scenario, prompt="again"), scenario.changed(prompt="again")):
-        assert (changed.prompt, changed.max_turns, changed.script) == ("again", 3, scenario.script)
+    changed = replace(scenario, prompt="again")
+    assert (changed.prompt, changed.max_turns, changed.script) == ("again", 3, scenario.script)
     assert scenario.prompt == "go"  # a frozen scenario: the change is a new one
-    assert Scenario(scenario.script, setup=scenario.setup) == scenario
 
 
 def test_the_setup_of_a_scenario_carries_every_field_but_the_script():
@@ -124,3 +124,15 @@ def test_a_program_runs_in_a_scratch_folder_and_its_failure_is_the_records_endin
     assert record.ending == Ending("exit 1", True, "exit status 1: gave up")
     assert promises.no_crash(record) == "exit status 1: gave up"
     assert list(tmp_path.iterdir()) == []  # nothing written where the caller stands
+
+
+def test_a_program_that_outlives_its_limit_is_stopped_and_says_so():
+    code = "import time; time.sleep(60)"
+    record = run([sys.executable, "-c", code], [turn(text("done."))], timeout=0.5)
+    assert record.ending == Ending("timeout", True, "timed out after 0.5 s (stopped)")
+
+
+def test_a_program_that_is_not_there_is_an_ending_not_a_traceback():
+    record = run(["/no/such/program"], [turn(text("done."))])
+    assert record.ending.reason == "exit 127" and record.ending.crashed
+    assert "/no/such/program" in record.ending.line and record.requests == []

@@ -23,7 +23,7 @@ from lab.probe.cases import script_tools
 from lab.probe.catalogue import CASES
 from lab.probe.conversation import Conversation
 from lab.probe.grades import Verdict, worse
-from lab.probe.idle import Ran, Wire, run_while_working
+from lab.probe.idle import Progress, Wire, while_working
 from lab.probe.recorder import Recorder
 from lab.probe.sandbox import Scratch, environment, listing, outside_places, written_outside
 from lab.probe.target import Target
@@ -32,6 +32,11 @@ from lab.probe.verdict import Case, verdict
 from lab.probe.view import wrapped, written
 from lab.probe.warm import WarmStarts, program_args, warm_module
 from lab.record import Tap, WatchedModel
+from lab.runner import run_to_end
+
+# What a program run comes back with: its exit status (None: stopped at the limit), its output,
+# and how it stood when it was stopped (None: it ended by itself).
+Ran = tuple[int | None, str, Progress | None]
 
 TIMEOUT = 60.0  # seconds a target may stay idle in one case before it is stopped (idle.py)
 NOTES = "notes.txt"
@@ -195,8 +200,8 @@ def run_trial(
             ran = run_warm(argv, scratch, env, timeout, wire, warmed, own_view) if warmed else None
             cold = wrapped(argv, scratch.root) if own_view else argv
             output_file = scratch.root / "output.txt"
-            status, output, progress = ran or run_while_working(
-                cold, scratch.work, env, output_file, timeout, wire
+            status, output, progress = ran or run_to_end(
+                cold, scratch.work, env, output_file, while_working(timeout, wire)
             )
             hide = {str(scratch.work): "{dir}", str(scratch.root): "{scratch}", server.url: "{url}"}
         new_files = sorted(scratch.files() - before)

@@ -15,10 +15,9 @@ the time since the last request, or since the end of the wait the fake asked for
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,40 +116,14 @@ def descendants() -> list[int]:
     return found
 
 
-# What a program run comes back with: its exit status (None: stopped at the limit), its output,
-# and how it stood when it was stopped (None: it ended by itself).
-Ran = tuple[int | None, str, Progress | None]
+def while_working(limit: float, wire: Wire) -> Callable[[subprocess.Popen], Progress | None]:
+    """How `lab.runner.run_to_end` waits for a program under `lab probe`: while it works, until
+    it has been idle for `limit` seconds (None: it ended by itself)."""
 
+    def wait(process: subprocess.Popen) -> Progress | None:
+        return wait_while_working(ended_within(process), process.pid, limit, wire)
 
-def run_while_working(
-    argv: Sequence[str], cwd: Path, env: Mapping[str, str], output: Path, limit: float, wire: Wire
-) -> Ran:
-    """Start the program cold and run it to its end, or stop its process group once it has been
-    idle for `limit` seconds. Its output goes to the file `output`, not a pipe: a process it left
-    running holds no pipe open. (`lab probe`'s trials and `lab.runner.run_program` run so.)"""
-    with output.open("wb") as sink:
-        try:
-            process = subprocess.Popen(
-                list(argv),
-                cwd=cwd,
-                env=dict(env),
-                stdin=subprocess.DEVNULL,
-                stdout=sink,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # its own process group: a stop reaches its children
-            )
-        except OSError as error:  # no such program, not executable: it never reached the model
-            return 127, f"{argv[0]}: {error.strerror or error}", None
-    try:
-        progress = wait_while_working(ended_within(process), process.pid, limit, wire)
-    finally:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)  # anything it left behind
-        except ProcessLookupError:
-            pass
-        process.wait()
-    status = None if progress else process.returncode
-    return status, output.read_text(encoding="utf-8", errors="replace"), progress
+    return wait
 
 
 def ended_within(process: subprocess.Popen) -> Callable[[float], bool]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import httpx2
@@ -55,7 +55,6 @@ class Recorder:
         keep: bool = True,
     ) -> None:
         self.tap = tap
-        self.played: Sequence[Played] = tap.notes
         self.on_exchange = on_exchange
         self.keep = keep
         self.exchanges: list[Exchange] = []
@@ -73,11 +72,11 @@ class Recorder:
         sent = parse_body(request.content)
         body = recorded_body(request.url.path, sent)
         with self._lock:
-            before = self.played[-1] if self.played else None
             written = self.tap.count
             response = self.tap(request)
-            played = self.played[-1] if self.played and self.played[-1] is not before else None
-            reply = self.tap.last.reply if self.tap.count > written and self.tap.last else None
+            logged = self.tap.last if self.tap.count > written else None
+            played: Played | None = logged.note if logged else None
+            reply = logged.reply if logged else None
             if played is not None:
                 answer = f"{response.status_code} {played.line()}"
             elif response.status_code >= 400:

@@ -11,7 +11,7 @@ import itertools
 import json
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from lab import promises
@@ -232,7 +232,7 @@ def hooks_only_tighten(run: Run) -> str | None:
     calls = executed(run)
     if not calls or not any(event == "PreToolUse" for event, _ in run.scenario.hooks):
         return None  # nothing ran, or no hook could have let it: no twin needed to judge
-    twin = run_scenario(run.scenario.changed(hooks=(), human=lambda question: "y"), run.switches)
+    twin = run_scenario(replace(run.scenario, hooks=(), human=lambda question: "y"), run.switches)
     refused = permission_refusals(twin)
     for event in calls:
         if event.call_id in refused:
