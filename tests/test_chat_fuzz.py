@@ -18,7 +18,7 @@ from lab.testing.conversations import final_turns, tool_turns
 
 USER = [{"role": "user", "content": "go"}]
 TOOLS = [{"type": "function", "function": {"name": "bash", "parameters": {"type": "object"}}}]
-FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])  # the profile counts
 
 
 def chat_client(step) -> openai.OpenAI:
