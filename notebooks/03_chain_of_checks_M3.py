@@ -91,7 +91,8 @@ reference_chain, course_chain, len(reference_chain), len(course_chain), same_ord
 # reaches the gate costs the human a question; the human says yes to all.
 #
 # **问题 M3.1 / Question M3.1.** 参考实现里，两个格式错误的调用在哪一道扫码口被挡下？
-# Where are the two malformed calls stopped? *(一个阶段名 / a stage name)*
+# Where are the two malformed calls stopped?
+# *(一个阶段名：号码簿查名、结构校验、工具自校验、前置钩子、权限判定 / a stage name)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction

@@ -130,7 +130,7 @@ verdict(d26, LANG)
 # no longer call `safe_path`.
 #
 # **问题 M4.3 / Question M4.3.** 有墙时，这次读取在哪一道扫码口被挡下？ With the wall, at which stage?
-# *(一个阶段名 / a stage name)*
+# *(一个阶段名：号码簿查名、结构校验、工具自校验、前置钩子、权限判定 / a stage name)*
 
 # %%
 prediction = ...  # ✎ 你的预测 / your prediction

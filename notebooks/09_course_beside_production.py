@@ -95,7 +95,8 @@ gates = {e.call_id: f"{e.gate} → {e.decision}" for e in d28.after.trace.of(Gat
 # writable. Left, the reference harness (sandboxed); right, no sandbox.
 
 # %% tags=["skip-in-class"]
-side_by_side(d28.before, d28.after, ("reference harness (sandbox)", "shell_sandbox=False"), [1], LANG)
+sandboxed = "参考实现（有沙箱）" if LANG == "zh" else "reference harness (sandbox)"
+side_by_side(d28.before, d28.after, (sandboxed, "shell_sandbox=False"), [1], LANG)
 
 # %% tags=["skip-in-class"]
 verdict(d28, LANG)

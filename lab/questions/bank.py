@@ -163,7 +163,7 @@ BANK = [
         ],
         ask_zh="参考实现里，两个格式错误的调用在哪一道扫码口被挡下？",
         ask_en="Where are the two malformed calls stopped?",
-        form="一个阶段名 / a stage name",
+        form="一个阶段名：号码簿查名、结构校验、工具自校验、前置钩子、权限判定 / a stage name",
         why_en="At {answer}: the cheapest check; the later stages never see them.",
         why_zh="在{answer}：最便宜的一道检查；后面的扫码口根本见不到它们。",
         wrong_zh="“先问人最保险”：外形不合法的调用在结构校验就该挡下，轮不到门禁和人。",
@@ -268,7 +268,7 @@ BANK = [
         ],
         ask_zh="有墙时，这次读取在哪一道扫码口被挡下？",
         ask_en="With the wall, at which stage?",
-        form="一个阶段名 / a stage name",
+        form="一个阶段名：号码簿查名、结构校验、工具自校验、前置钩子、权限判定 / a stage name",
         why_en="At {answer}, the tool's own check, before any gate: no gate decides, no human is "
         "asked. Without the wall only a question stands in the way.",
         why_zh="在{answer}，在任何门禁之前：没有门禁裁决，也不问人。拆了墙，只剩一句问话。",

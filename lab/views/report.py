@@ -351,7 +351,7 @@ def clip(text: str, limit: int = 60) -> str:
 
 def block_line(block: dict[str, Any]) -> str:
     if block["type"] == "text":
-        return f"text  {clip(block['text'])}"
+        return f"text  “{clip(block['text'])}”"
     if block["type"] == "tool_use":
         args = json.dumps(block["input"], ensure_ascii=False)
         return f"tool_use {block['id']}  {block['name']} {clip(args, 50)}"
