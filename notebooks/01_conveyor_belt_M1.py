@@ -139,6 +139,23 @@ d1b = outcome("D1b")
 side_by_side(d1b.before, d1b.after, (sides(LANG)[0], "trust_stop_reason=True"), [2, 3], LANG)
 
 # %% [markdown] tags=["skip-in-class"]
+# ### 超出本章：丢掉的思考（D29）/ Beyond the chapter: dropped thinking (D29)
+#
+# 传送带把模型的回答原样追加进历史，再发回去。开启扩展思考时，这不只是好习惯：工具循环里的助手轮次必须以它的
+# 思考块开头、一字不改地送回（每块带一个 API 会校验的签名）。`keep_thinking_blocks=False` 只留文本和工具调用，
+# 下一次请求就被 API 以 400 拒收——看第 2 轮。
+#
+# The belt appends the model's answer to the history as it came and sends it back. With extended
+# thinking on, that is a rule of the API: the assistant turn of a tool loop goes back starting with
+# its thinking blocks, unchanged (each carries a signature the API checks). With
+# `keep_thinking_blocks=False` only text and tool calls go back, and the next request gets the
+# API's 400: see turn 2.
+
+# %% tags=["skip-in-class"]
+d29 = outcome("D29")
+side_by_side(d29.before, d29.after, (sides(LANG)[0], "keep_thinking_blocks=False"), [1, 2], LANG)
+
+# %% [markdown] tags=["skip-in-class"]
 # ## 裸循环：什么都敢执行 / The bare loop runs whatever it is asked
 #
 # > 其一，它什么都敢执行——一条删库命令和一条列目录命令在它眼里没有区别。（本章 §1）

@@ -510,8 +510,8 @@ def notebook_outputs(source: Path) -> list[str]:
 # English runs left in a notebook's outputs (benchmarks/zh_notebook_outputs.py --show lists
 # them): code the notebook shows on purpose and wire text that stays exact. A ceiling, measured
 # (01 +4 and 05 +10 for the course's s01 and s03/s04 steps: their code, and their results,
-# glossed).
-OUTPUT_CEILING = {"01_conveyor_belt_M1.py": 17, "05_sockets_M5.py": 37}
+# glossed; 01 +12 for D29's 400, the API's text as it is, in the error and the run's end).
+OUTPUT_CEILING = {"01_conveyor_belt_M1.py": 29, "05_sockets_M5.py": 37}
 
 
 @pytest.mark.parametrize("name", sorted(OUTPUT_CEILING))
