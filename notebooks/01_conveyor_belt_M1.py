@@ -138,6 +138,57 @@ check("M1.3", prediction, LANG)
 d1b = outcome("D1b")
 side_by_side(d1b.before, d1b.after, (sides(LANG)[0], "trust_stop_reason=True"), [2, 3], LANG)
 
+# %% [markdown] tags=["skip-in-class"]
+# ### 超出本章：丢掉的思考（D29）/ Beyond the chapter: dropped thinking (D29)
+#
+# 传送带把模型的回答原样追加进历史，再发回去。开启扩展思考时，这不只是好习惯：工具循环里的助手轮次必须以它的
+# 思考块开头、一字不改地送回（每块带一个 API 会校验的签名）。`keep_thinking_blocks=False` 只留文本和工具调用，
+# 下一次请求就被 API 以 400 拒收——看第 2 轮。
+#
+# The belt appends the model's answer to the history as it came and sends it back. With extended
+# thinking on, that is a rule of the API: the assistant turn of a tool loop goes back starting with
+# its thinking blocks, unchanged (each carries a signature the API checks). With
+# `keep_thinking_blocks=False` only text and tool calls go back, and the next request gets the
+# API's 400: see turn 2.
+
+# %% tags=["skip-in-class"]
+d29 = outcome("D29")
+side_by_side(d29.before, d29.after, (sides(LANG)[0], "keep_thinking_blocks=False"), [1, 2], LANG)
+
+# %% [markdown] tags=["skip-in-class"]
+# ## 裸循环：什么都敢执行 / The bare loop runs whatever it is asked
+#
+# > 其一，它什么都敢执行——一条删库命令和一条列目录命令在它眼里没有区别。（本章 §1）
+#
+# 运行代码：教学版 s01 的循环（`lab/course_steps.py` 按课程的事实写成的小模型），没有扫码口、没有门禁、没有插线口。
+# 模型先要列目录，再要删掉 `src`：两条命令走的是同一行 `run_bash(...)`，而 `run_bash` 自己只拒绝几个固定的字符串，
+# `rm -rf src` 不在其中。删掉的是虚拟磁盘上的文件，不碰你的机器。
+#
+# By running code: the course's s01 loop (a small model written from the course's facts,
+# `lab/course_steps.py`) with no chain of checks, no gates and no sockets. The model lists the
+# workspace, then deletes `src`: both go through the same line, `run_bash(...)`, whose own few
+# refusals are fixed strings that `rm -rf src` does not hold. What is lost is on the virtual disk,
+# never the host.
+
+# %% tags=["skip-in-class"]
+from lab.course_steps import run_bash, run_course, s01_step
+from lab.model import text, tool_use, turn
+from lab.notebook import course_run_view
+from lab.world import World
+
+code(s01_step, run_bash)
+
+# %% tags=["skip-in-class"]
+bare = run_course(
+    "s01",
+    [
+        turn(tool_use("bash", {"command": "ls"}), tool_use("bash", {"command": "rm -rf src"})),
+        turn(text("Listed the workspace, and removed src.")),
+    ],
+    World.create({"src/app.py": "print('hi')\n", "notes.txt": "keep me\n"}),
+)
+course_run_view(bare, LANG)
+
 # %% [markdown]
 # ## 口播落点 / Takeaway
 #

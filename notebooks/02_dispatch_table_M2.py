@@ -51,6 +51,42 @@ LANG = "zh"
 code(ToolRegistry.register, contract_mismatch, invoke, highlight="mismatch")
 
 # %% [markdown] tags=["skip-in-class"]
+# ### 从 s01 到 s02：号码簿取代硬编码 / From s01 to s02: the table replaces the hard-coded call
+#
+# > s01 的执行行是硬编码的 `run_bash(...)`；s02 起改成「按名字查表、以实参展开调用」，此后课程再未变过【一】。
+#
+# 运行代码：两章用的是同一个循环 `run_course`，变的只是执行一次调用的那一行（`lab/course_steps.py`）。
+# s01 只给模型一个 bash，什么调用都当命令跑；s02 按名字查号码簿，以实参展开调用，查不到就回一句 `Unknown: <name>`。
+#
+# By running code: both chapters run the same loop, `run_course`; only the line that runs one call
+# changes (`lab/course_steps.py`). s01 offers bash alone and runs every call as a command; s02 looks
+# the name up in the table and expands the input into the handler's arguments, and an unknown name
+# gets `Unknown: <name>` back.
+
+# %% tags=["skip-in-class"]
+from IPython.display import display
+
+from lab.course_steps import chapter_tools, run_course, s01_step, s02_step
+from lab.model import text, tool_use, turn
+from lab.notebook import course_run_view
+from lab.world import World
+
+code(s01_step, s02_step)
+
+# %% tags=["skip-in-class"]
+offered = {ch: [t.name for t in chapter_tools(ch, World.create())] for ch in ("s01", "s02")}
+looked_up = run_course(
+    "s02",
+    [
+        turn(tool_use("read_file", {"path": "notes.txt"}), tool_use("check_disk", {})),
+        turn(text("The notes say: keep me.")),
+    ],
+    World.create({"notes.txt": "keep me\n"}),
+)
+display(offered)
+course_run_view(looked_up, LANG)
+
+# %% [markdown] tags=["skip-in-class"]
 # 托盘：`cut` 把连续的安全调用放在一起，不安全的调用单独一盘；`is_safe` 问的是**这次调用的实参**。
 # `cut` gathers consecutive safe calls; `is_safe` asks about *this call's input*.
 

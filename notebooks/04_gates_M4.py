@@ -154,6 +154,33 @@ d11 = outcome("D11")
 side_by_side(d11.before, d11.after, (sides(LANG)[0], "split_compound_commands=False"), [1], LANG)
 
 # %% [markdown] tags=["skip-in-class"]
+# ### 启动告警：横跨操作符的规则被忽略 / The start-up warning: a rule across an operator is ignored
+#
+# > 官方对产品也是同口径：shell 规则匹配的是模型写出的命令文本，同一程序换种写法即失配，官方甚至对会被复合命令绕过的写法直接忽略并在启动时告警【二】。
+#
+# 运行代码（本实验室对这句话的建模）：参考实现逐段判定复合命令，所以写成横跨 `|` 的拒绝规则 `Bash(* | sh)` 哪一段
+# 都匹配不上。它不假装生效：harness 启动时（第 0 轮，第一次调用模型之前）告警并忽略它。模型的 `echo ls | sh`
+# 照样执行：文本规则不是边界，边界是沙箱（D28）。
+#
+# By running code (the lab's model of this sentence): the reference judges a compound command part
+# by part, so a deny rule written across `|`, `Bash(* | sh)`, can match no part. It does not pretend
+# to work: the harness warns and ignores it at start-up (turn 0, before the first model call). The
+# model's `echo ls | sh` still runs: a text rule is no boundary, the sandbox is (D28).
+
+# %% tags=["skip-in-class"]
+from lab.harness.permissions import Permissions
+from lab.model import text, tool_use, turn
+from lab.notebook import turn_view
+from lab.scenario import Scenario, run_scenario
+
+piped = Scenario(
+    [turn(tool_use("bash", {"command": "echo ls | sh"})), turn(text("ok"))],
+    files={"notes.txt": "keep me\n"},
+    permissions=Permissions(deny=["Bash(rm *)", "Bash(* | sh)"]),
+)
+turn_view(run_scenario(piped), LANG)
+
+# %% [markdown] tags=["skip-in-class"]
 # ## 规则写得多细都不改变先后 / Specificity never reorders the gates
 #
 # > 规则写得多细都不改变先后

@@ -230,6 +230,45 @@ for label, switches in (("Switches()", Switches()), ("Switches.course()", Switch
     built = assemble(switches, label)
     print(label, "·", " → ".join(built.chain), "· PreToolUse:", built.sockets["PreToolUse"])
 
+# %% [markdown] tags=["skip-in-class"]
+# ## 从 s03 到 s04：权限调用挪进钩子 / From s03 to s04: the permission call moves into a hook
+#
+# > s03 里权限还是循环体中的一行硬编码调用，s04 之后它只是前置事件回调列表里的第一项，和日志回调平级【一】。
+#
+# 运行代码：同一段脚本走两章的循环（`lab/course_steps.py`）。s03 在执行前点名 `check_permission`；s04 的执行步骤
+# 只触发前置事件，权限是它的第一个回调，审计日志 `log_hook` 是第二个。两章拦下的调用一样、问人的次数一样，
+# 但 s04 的审计日志里没有被拦下的那两次：短路让审计漏记（D12）。
+#
+# By running code: one script through both chapters' loops (`lab/course_steps.py`). s03 names
+# `check_permission` before running a call; s04's step only fires PreToolUse, whose first callback
+# is permission and second the audit log, `log_hook`. Both refuse the same calls and ask the human
+# the same question, but s04's audit log misses the two refused calls: the short-circuit (D12).
+
+# %% tags=["skip-in-class"]
+from IPython.display import display
+
+from lab.course_steps import run_course, s03_step, s04_step, trigger_hooks
+from lab.model import text, tool_use, turn
+from lab.notebook import course_run_view
+from lab.world import World
+
+code(s03_step, s04_step, trigger_hooks)
+
+# %% tags=["skip-in-class"]
+RISKY = [
+    turn(
+        tool_use("bash", {"command": "ls"}),
+        tool_use("bash", {"command": "rm -rf src"}),
+        tool_use("bash", {"command": "sudo reboot"}),
+    ),
+    turn(text("Listed; the other two were refused.")),
+]
+files = {"src/app.py": "print('hi')\n", "notes.txt": "keep me\n"}
+s03 = run_course("s03", RISKY, World.create(files), human=["n"])
+s04 = run_course("s04", RISKY, World.create(files), human=["n"])
+display(course_run_view(s03, LANG))
+course_run_view(s04, LANG)
+
 # %% [markdown]
 # ## 口播落点 / Takeaway
 #

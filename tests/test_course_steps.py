@@ -97,3 +97,17 @@ def test_s02_s_wall_refuses_what_s03_only_asks_about():
     assert run_course("s02", script, world()).calls[0][2].startswith("Error: Path escapes")
     s03 = run_course("s03", script, world(), human=["y"])
     assert len(s03.asked) == 1 and s03.calls[0][2].startswith("root:")
+
+
+def test_the_view_shows_the_wire_text_as_it_is_and_glosses_it_in_chinese():
+    from lab.notebook import course_run_view
+    from lab.views.rich_html import to_text
+
+    script = [turn(*CALLS[1:3]), turn(text("Done."))]
+    run = run_course("s04", script, world(), human=["n"])
+    en, zh = (to_text(course_run_view(run, lang).renderable, 120) for lang in ("en", "zh"))
+    assert "Allow? [y/N] n" in en and "Allow? [y/N] n" in zh  # never read as rich markup
+    assert "Permission denied by user" in en and "（人说了不）" not in en
+    assert "Permission denied by user（人说了不）" in zh
+    assert "s04 的循环：2 个调用，虚拟磁盘上少了 0 个文件" in zh
+    assert "log_hook" in zh and "什么也没有" in zh  # both calls refused: the log saw nothing

@@ -514,7 +514,7 @@ def notebook_outputs(source: Path) -> list[str]:
 
 # English runs left in a notebook's outputs (benchmarks/zh_notebook_outputs.py --show lists
 # them): code the notebook shows on purpose (a part's docstring) and wire text that stays exact
-# (an API error, a shell's message). A ceiling per notebook, measured; 08 runs the bench, whose
+# (an API error, a shell's message; D29's 400 as the API says it). A ceiling per notebook, measured; 08 runs the bench, whose
 # report speaks to harness authors in English. 01 and 05 run in the quick tier, the others in
 # the slow one (each is a kernel and every cell of its notebook).
 OUTPUT_CEILING = {

@@ -396,22 +396,38 @@ COURSE_RUN = {
 }
 
 
+# The course's own result texts, glossed beside the wire text in the zh edition (by prefix).
+COURSE_RESULT_GLOSS = {
+    "Permission denied by deny list": "被拒绝清单拦下",
+    "Permission denied by user": "人说了不",
+    "Permission denied.": "权限拒绝",
+    "Error: Dangerous command blocked": "run_bash 拦下了危险命令",
+    "Unknown: ": "号码簿里查不到这个名字",
+    "(no output)": "执行了，没有输出",
+}
+
+
+def course_result(output: str, lang: str) -> Text:
+    gloss = next((g for k, g in COURSE_RESULT_GLOSS.items() if output.startswith(k)), None)
+    return Text(output + (f"（{gloss}）" if gloss and lang == "zh" else ""))
+
+
 def course_run_view(run: Any, lang: str = "en") -> View:
     """A run of the course's loop (lab.course_steps): each call and what went back, then the
     questions put to the human and the audit log (s03/s04), the files lost."""
     w = COURSE_RUN[lang]
     title = w["title"].format(chapter=run.chapter, n=len(run.calls), lost=len(run.lost))
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, title=title, title_justify="left")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column(w["call"], overflow="fold")
     table.add_column(w["result"], overflow="fold")
-    for name, input, output in run.calls:
+    for name, input, output in run.calls:  # wire text: Text(), never read as rich markup
         args = " ".join(str(v) for v in input.values())
-        table.add_row(f"{name} {args}".strip(), output)
+        table.add_row(Text(f"{name} {args}".strip()), course_result(output, lang))
     if run.chapter in ("s03", "s04"):
-        table.add_row(w["asked"], "\n".join(run.asked) or w["nothing"], style="dim")
+        table.add_row(w["asked"], Text("\n".join(run.asked) or w["nothing"]), style="dim")
     if run.chapter == "s04":
-        table.add_row(w["log"], "\n".join(run.log) or w["nothing"], style="dim")
-    return View(table)
+        table.add_row(w["log"], Text("\n".join(run.log) or w["nothing"]), style="dim")
+    return View(Group(Text(title, "bold"), table))
 
 
 def rules_text(rules: Any) -> str:

@@ -25,8 +25,10 @@ from lab.trace import (
     ModelAnswered,
     ResultAppended,
     ResultSpilled,
+    RuleIgnored,
     RunEnded,
     StopContinued,
+    ThinkingSentBack,
     ToolCallSeen,
     ToolExecuted,
     ToolRefused,
@@ -100,7 +102,7 @@ def station_of(line: transcript.Line | None) -> str:
             return "trays"
         case CheckFailed():
             return event.stage if event.stage in BY_KEY else "permission"
-        case GateDecision() | HumanAsked():
+        case GateDecision() | HumanAsked() | RuleIgnored():
             return "gates"
         case HookFired() | HookSkipped() | HookFailed():
             sockets = {
@@ -115,7 +117,7 @@ def station_of(line: transcript.Line | None) -> str:
             return "run"
         case ResultAppended() | ResultSpilled():
             return "result"
-        case HistoryTrimmed() | ApiRejected():
+        case HistoryTrimmed() | ApiRejected() | ThinkingSentBack():
             return "history"
         case ModelAnswered() | ToolCallSeen() | RunEnded():
             return "belt"
