@@ -4,6 +4,7 @@ thinking blocks, images in tool results and thinking settings, and break issue 2
 
     .venv/bin/python benchmarks/fuzz_requests.py                      # 6,000 bodies, 4,500 frames
     .venv/bin/python benchmarks/fuzz_requests.py --bodies 200 --frames 200 --seed 7
+    .venv/bin/python benchmarks/fuzz_requests.py --wire chat         # POST /v1/chat/completions
 
 Every count below the statuses must be 0: answers >= 500, dropped connections, tracebacks on
 stderr, answers not in the API's shape, and bodies whose verdict over loopback (the incremental
@@ -29,12 +30,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", type=at_least_one, default=4500, help="frames of any shape")
     parser.add_argument("--big", type=int, default=2, help="frames over the 32 MB limit")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--wire", choices=("messages", "chat"), default="messages")
     args = parser.parse_args(argv)
     started = time.monotonic()
-    tally = run(args.bodies, args.frames, seed=args.seed, big=args.big)
+    tally = run(args.bodies, args.frames, seed=args.seed, big=args.big, wire=args.wire)
     seconds = time.monotonic() - started
     print(f"bodies {tally.bodies}, frames {tally.frames}: {tally.bodies + tally.frames} requests")
-    print(f"  in {seconds:.0f} s, seed {args.seed}")
+    print(f"  in {seconds:.0f} s, seed {args.seed}, wire {args.wire}")
     print("statuses  " + ", ".join(f"{s}: {n}" for s, n in sorted(tally.statuses.items())))
     for name in PROBLEMS:
         print(f"{name.replace('_', ' '):<16} {getattr(tally, name)}")

@@ -198,7 +198,7 @@ def test_a_429_carries_retry_after_and_the_rate_limit_headers():
     ("step", "status", "message"),
     [
         (server_error(), 500, "The server had an error while processing your request."),
-        (overloaded(), 503, "The server is overloaded or not ready yet."),
+        (overloaded(), 503, "That model is currently overloaded with other requests."),
     ],
 )
 def test_server_faults_have_this_wires_status_and_text(step, status, message):
@@ -208,6 +208,7 @@ def test_server_faults_have_this_wires_status_and_text(step, status, message):
     assert caught.value.status_code == status
     assert caught.value.body["type"] == "server_error"
     assert caught.value.body["message"].startswith(message)
+    assert "{" not in caught.value.message  # a request id, when named, is filled in
 
 
 def test_an_error_inside_a_stream_is_a_data_line_with_error_and_no_done():
@@ -242,9 +243,10 @@ def test_a_script_step_with_no_meaning_on_this_wire_is_refused_at_load_time():
     with pytest.raises(ValueError, match="script step 2: a thinking block has no meaning"):
         check_chat_script(script)
     client, api = scripted(*script)
-    with pytest.raises(openai.InternalServerError, match="script step 2: a thinking block"):
-        ask(client)
-    assert api.model.calls == 0  # refused before anything was played
+    for _ in range(2):  # refused each time, before anything was played
+        with pytest.raises(openai.InternalServerError, match="script step 2: a thinking block"):
+            ask(client)
+    assert api.model.calls == 0
 
 
 # ---------------------------------------------------------------- GET /v1/models
@@ -275,3 +277,52 @@ def test_over_loopback_a_stream_is_chunked_and_a_drop_closes_the_socket():
         assert calls_of(chunks)[0]["id"] == "call_001" and finish_of(chunks) == "tool_calls"
         with pytest.raises(openai.APIConnectionError):
             streamed(client)
+
+
+# ---------------------------------------------------------------- the Messages wire's words
+
+
+def test_a_chat_history_reads_as_tool_use_and_tool_result_blocks_with_the_scripts_ids():
+    from lab.model.chat_view import neutral_body
+
+    call = {"id": "call_001", "type": "function"}
+    chat = {
+        "model": "m",
+        "messages": [
+            {"role": "system", "content": "Be brief."},
+            *USER,
+            {
+                "role": "assistant",
+                "content": "Looking.",
+                "tool_calls": [
+                    {**call, "function": {"name": "read_file", "arguments": '{"path": "a"}'}},
+                    {**call, "id": "call_002", "function": {"name": "x", "arguments": '{"pa'}},
+                ],
+            },
+            {"role": "tool", "tool_call_id": "call_002", "content": "B"},
+            {
+                "role": "tool",
+                "tool_call_id": "call_001",
+                "content": [{"type": "text", "text": "A"}],
+            },
+        ],
+        "tools": TOOLS,
+        "max_completion_tokens": 50,
+    }
+    body = neutral_body(chat)
+    assert body["system"] == "Be brief." and body["max_tokens"] == 50
+    assert body["tools"] == [{"name": "read_file", "input_schema": {"type": "object"}}]
+    user, assistant, results = body["messages"]
+    assert user == USER[0]
+    assert assistant["content"] == [
+        {"type": "text", "text": "Looking."},
+        {"type": "tool_use", "id": "toolu_001", "name": "read_file", "input": {"path": "a"}},
+        {"type": "tool_use", "id": "toolu_002", "name": "x", "input": {}, "raw_json": '{"pa'},
+    ]
+    assert results == {  # a run of tool messages is one user turn
+        "role": "user",
+        "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_002", "content": "B"},
+            {"type": "tool_result", "tool_use_id": "toolu_001", "content": "A"},
+        ],
+    }

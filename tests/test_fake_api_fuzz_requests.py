@@ -24,3 +24,21 @@ def test_bodies_and_frames_over_loopback_are_all_answered_and_judged_alike():
         "must define tools",
     ):
         assert rule in met, (rule, tally.refusals)
+
+
+def test_the_chat_wire_over_loopback_is_answered_and_judged_alike():
+    """The same fuzz aimed at POST /v1/chat/completions (chat bodies, frames with a bearer key)."""
+    tally = run(bodies=150, frames=150, seed=18, big=1, wire="chat")
+    assert (tally.bodies, tally.frames) == (150, 150)
+    problems = (tally.answers_5xx, tally.dropped, tally.tracebacks, tally.misshapen)
+    assert problems == (0, 0, 0, 0), tally.examples
+    assert tally.verdicts_differ == 0, tally.examples
+    assert {200, 400, 413} <= set(tally.statuses), tally.statuses
+    met = " ".join(tally.refusals)
+    for rule in (
+        "must be followed by tool messages",
+        "must be a response to a preceeding",
+        "not found in 'tool_calls'",
+        "We could not parse the JSON body",
+    ):
+        assert rule in met, (rule, tally.refusals)

@@ -68,8 +68,8 @@ def intro(ident: str, as_json: bool, capsys) -> list[str]:
 def test_serve_json_prints_the_canary_as_plain_serve_does(capsys):
     plain = intro("P1", False, capsys)
     lines = intro("P1", True, capsys)
-    assert lines[:2] == plain[:2]  # the two export lines
-    (canary,) = [json.loads(line) for line in lines[2:]]  # then JSON only
+    assert lines[:4] == plain[:4]  # the export lines, both wires
+    (canary,) = [json.loads(line) for line in lines[4:]]  # then JSON only
     (said,) = [line for line in plain if "notes.txt" in line]
     assert canary["notes"] == CANARY_COMMAND.search(said).group()
     assert canary["notes"] == f"echo {canary['canary']} > notes.txt"
@@ -78,7 +78,7 @@ def test_serve_json_prints_the_canary_as_plain_serve_does(capsys):
 
 
 def test_serve_json_of_an_experiment_has_no_canary(capsys):
-    assert len(intro("D1", True, capsys)) == 2
+    assert len(intro("D1", True, capsys)) == 4  # the export lines only
 
 
 # ---- lab report ----------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import anthropic
+import openai
 import patience
 import pytest
 
@@ -36,13 +37,16 @@ def serve(*args: str, client=None, cwd=None) -> tuple[list[str], int]:
         text=True,
         cwd=cwd,
     )
-    first, second = process.stdout.readline().strip(), process.stdout.readline().strip()
+    exports = [process.stdout.readline().strip() for _ in range(4)]
+    first, second, third, fourth = exports
     assert first.startswith("export ANTHROPIC_BASE_URL=http://127.0.0.1:")
     assert second == "export ANTHROPIC_API_KEY=sk-lab-probe-not-a-real-key"
+    assert third == first.replace("ANTHROPIC_", "OPENAI_") + "/v1"  # the same server, both wires
+    assert fourth == second.replace("ANTHROPIC_", "OPENAI_")
     if client is not None:
         client(first.split("=", 1)[1])
     patience.wait(process, 60, "lab serve to end")
-    return [first, second, *process.stdout.read().splitlines()], process.returncode
+    return [*exports, *process.stdout.read().splitlines()], process.returncode
 
 
 def read_notes_twice(url: str) -> None:
@@ -99,11 +103,24 @@ def test_a_rejected_request_is_logged_with_the_fakes_exact_400_and_fails_the_run
             client.messages.create(model="m", max_tokens=64, messages=messages[:1])
 
     lines, status = serve("--json", client=unanswered)
-    events = [json.loads(line) for line in lines[2:]]
+    events = [json.loads(line) for line in lines[4:]]
     assert events[0]["status"] == 400
     assert "`tool_use` ids were found without `tool_result` blocks" in events[0]["answer"]
     assert events[-1]["verdict"]["rejections"]
     assert status == 1
+
+
+def test_the_printed_openai_base_url_serves_the_chat_wire():
+    def chat(url: str) -> None:
+        with openai.OpenAI(base_url=url + "/v1", api_key="sk-test", max_retries=0) as client:
+            answer = client.chat.completions.create(
+                model="m", messages=[{"role": "user", "content": "hi"}]
+            )
+        assert answer.object == "chat.completion" and answer.choices[0].message.content
+
+    lines, _ = serve(client=chat)
+    logged = requests(lines)
+    assert logged[0].startswith("#1 POST /v1/chat/completions → 200")
 
 
 def test_serving_an_experiment_plays_its_script_in_order():
@@ -160,7 +177,7 @@ def start(*args: str, cwd: Path) -> tuple[subprocess.Popen, list[str]]:
     process = subprocess.Popen(
         [*LAB, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd
     )
-    intro = [process.stdout.readline().rstrip("\n") for _ in range(2)]
+    intro = [process.stdout.readline().rstrip("\n") for _ in range(4)]
     while (line := process.stdout.readline().rstrip("\n")).startswith("# "):
         intro.append(line)
         if "faults are played" in line:

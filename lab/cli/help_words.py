@@ -187,13 +187,15 @@ HELP = {
         "就从一个预热的父进程 fork 出来，和内置目标的启动方式一样（判定相同，更快）"
     ),
     # serve
-    "Serve the fake Messages API on 127.0.0.1. The first two lines printed are `export "
-    "ANTHROPIC_BASE_URL=...` and `export ANTHROPIC_API_KEY=...`, to paste into the harness's "
+    "Serve the fake Messages API and Chat Completions API on 127.0.0.1. The first four lines "
+    "printed are `export ANTHROPIC_BASE_URL=...`, `export ANTHROPIC_API_KEY=...`, `export "
+    "OPENAI_BASE_URL=...` and `export OPENAI_API_KEY=...`, to paste into the harness's "
     "shell; every request is logged with the fake's verdict; the run's verdict (for a probe "
     "case: graded, with its evidence and whether the canary came back) is printed when the "
     "server stops (Ctrl-C, or --until-done).": (
-        "在 127.0.0.1 上提供假的 Messages API。最先打印的两行是 `export "
-        "ANTHROPIC_BASE_URL=...` 和 `export ANTHROPIC_API_KEY=...`，粘贴到 harness 的 shell "
+        "在 127.0.0.1 上提供假的 Messages API 和 Chat Completions API。最先打印的四行是 "
+        "`export ANTHROPIC_BASE_URL=...`、`export ANTHROPIC_API_KEY=...`、`export "
+        "OPENAI_BASE_URL=...` 和 `export OPENAI_API_KEY=...`，粘贴到 harness 的 shell "
         "里；每个请求连同假 API 的判定一起记下；服务停下时（Ctrl-C，或 --until-done）打印这次"
         "运行的判定（探测用例：评定、证据，以及金丝雀有没有回来）。"
     ),
@@ -203,7 +205,7 @@ HELP = {
         "短文本回答"
     ),
     "port (default: any free one)": "端口（默认：任一空闲端口）",
-    "after the two export lines, JSON lines": "在两行 export 之后输出 JSON 行",
+    "after the export lines, JSON lines": "在几行 export 之后输出 JSON 行",
     "stop once the whole script has been answered and the harness hung up, or when the harness "
     "went quiet (--idle)": (
         "整个脚本都回答完、harness 也断开了，或 harness 安静下来（--idle）时停止"

@@ -192,11 +192,12 @@ def add_parsers(sub: Any, lang: argparse.ArgumentParser) -> None:
         "serve",
         parents=[lang],
         help="serve an experiment's or a probe case's script on 127.0.0.1",
-        description="Serve the fake Messages API on 127.0.0.1. The first two lines printed are "
-        "`export ANTHROPIC_BASE_URL=...` and `export ANTHROPIC_API_KEY=...`, to paste into the "
-        "harness's shell; every request is logged with the fake's verdict; the run's verdict "
-        "(for a probe case: graded, with its evidence and whether the canary came back) is "
-        "printed when the server stops (Ctrl-C, or --until-done).",
+        description="Serve the fake Messages API and Chat Completions API on 127.0.0.1. The "
+        "first four lines printed are `export ANTHROPIC_BASE_URL=...`, `export "
+        "ANTHROPIC_API_KEY=...`, `export OPENAI_BASE_URL=...` and `export OPENAI_API_KEY=...`, "
+        "to paste into the harness's shell; every request is logged with the fake's verdict; "
+        "the run's verdict (for a probe case: graded, with its evidence and whether the canary "
+        "came back) is printed when the server stops (Ctrl-C, or --until-done).",
     )
     serve.add_argument(
         "id",
@@ -206,7 +207,7 @@ def add_parsers(sub: Any, lang: argparse.ArgumentParser) -> None:
         "none: answer every request with a short text",
     )
     serve.add_argument("--port", type=port_number, default=0, help="port (default: any free one)")
-    serve.add_argument("--json", action="store_true", help="after the two export lines, JSON lines")
+    serve.add_argument("--json", action="store_true", help="after the export lines, JSON lines")
     serve.add_argument(
         "--call", metavar="TOOL=JSON", help=f"for a probe case: the call (default {DEFAULT_CALL})"
     )

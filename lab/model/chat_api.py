@@ -3,10 +3,14 @@
 FakeMessagesAPI routes a chat request here (and `GET /v1/models` from a client that speaks this
 wire); this endpoint judges it (chat_rules.py), asks the same ScriptedModel for the next step and
 renders it (chat_render.py), and keeps its record in the same lists as the Messages wire does
-(`requests`, `replies`, `rejections`, `faults`, `cut_calls`), numbered in the same sequence.
+(`requests`, `replies`, `rejections`, `faults`, `cut_calls`), numbered in the same sequence, and
+in the Messages wire's words (a request's body read by chat_view.py, a reply as the Message the
+other wire would have sent): every reader of that record (lab/record.py's Tap, the promises)
+judges both wires alike. What crossed the wire is the probe Recorder's (it keeps the raw body).
 
-A responder on this wire sees the request's chat messages as they came (`ModelRequest.messages`),
-and its system text is the `system`/`developer` messages' text.
+A responder sees a chat request in the Messages wire's words (chat_view.py: tool_calls as tool_use
+blocks, tool messages as tool_result blocks, the script's own ids), so the same responder, a
+probe conversation among them, plays both wires.
 """
 
 from __future__ import annotations
@@ -31,7 +35,14 @@ from lab.model.chat_render import (
     usage,
 )
 from lab.model.chat_rules import JSON_TEXT, NO_KEY_TEXT, ChatError, request_problem
-from lab.model.fake_api import DROPPED, DroppedBody, FakeMessagesAPI, Rejection
+from lab.model.chat_view import neutral_body, neutral_messages, neutral_tools, system_text
+from lab.model.fake_api import (
+    DROPPED,
+    DroppedBody,
+    FakeMessagesAPI,
+    Rejection,
+    complete_fields,
+)
 from lab.model.framing import MAX_REQUEST_BYTES
 from lab.model.script import (
     ApiError,
@@ -63,7 +74,14 @@ FAULT_TEXTS: dict[str, tuple[int, str, str | None, str]] = {
         None,
         "The server had an error while processing your request. Sorry about that!",
     ),
-    "overloaded_error": (503, "server_error", None, "The server is overloaded or not ready yet."),
+    "overloaded_error": (
+        503,
+        "server_error",
+        None,
+        "That model is currently overloaded with other requests. You can retry your request, or "
+        "contact us through our help center at help.openai.com if the error persists. (Please "
+        "include the request ID {request_id} in your message.)",
+    ),
     "rate_limit_error": (429, "requests", "rate_limit_exceeded", ""),  # text: _rate_text
 }
 MESSAGES_DEFAULTS = {
@@ -106,6 +124,29 @@ def fault_error(error_type: str, message: str, model: str, retry_after: float | 
     return ChatError(status, text, kind, None, code)
 
 
+def as_message(turn: Turn, whole: dict) -> dict:
+    """The reply `whole` (a chat completion of `turn`) as the Message the Messages wire would
+    have sent: its blocks, a cut call's input what its cut arguments still hold."""
+    blocks = [
+        {k: v for k, v in b.items() if k != "raw_json"}
+        | ({"input": complete_fields(b["raw_json"])} if "raw_json" in b else {})
+        for b in turn.blocks
+    ]
+    return {
+        "id": whole["id"],
+        "type": "message",
+        "role": "assistant",
+        "model": whole["model"],
+        "content": blocks,
+        "stop_reason": turn.declared,
+        "stop_sequence": None,
+        "usage": {
+            "input_tokens": whole["usage"]["prompt_tokens"],
+            "output_tokens": whole["usage"]["completion_tokens"],
+        },
+    }
+
+
 def _tokens(value: object) -> int:
     return max(1, len(json.dumps(value)) // 4)  # not a tokenizer: about 4 characters a token
 
@@ -116,13 +157,12 @@ class ChatCompletions:
     def __init__(self, api: FakeMessagesAPI) -> None:
         self.api = api
         self.completions = 0  # numbers the completion ids, failed streams included
-        self.checked_script = False  # a list script is judged for this wire once, at first use
 
     # ------------------------------------------------------------ the endpoints
 
     def __call__(self, request: httpx2.Request) -> httpx2.Response:
         body, problem = self._read(request)
-        index = None if body is None else self.api.requests.record(body)
+        index = None if body is None else self.api.requests.record(neutral_body(body))
         if problem is not None:
             return self._reject(index, problem)
         assert body is not None and index is not None
@@ -155,26 +195,19 @@ class ChatCompletions:
 
     # ------------------------------------------------------------ playing the script
 
-    def _script_problem(self) -> str | None:
-        """A list script that cannot play on this wire is refused at its first chat request,
-        whole, before any step is played (a responder's steps are judged one by one)."""
-        if self.checked_script:
-            return None
-        self.checked_script = True
-        return script_problem(self.api.model.script)
-
     def _play(self, index: int, body: dict, size: int) -> httpx2.Response:
         messages = body["messages"]
         stream_it = bool(body.get("stream"))
-        refused = self._script_problem()
+        # A list script that cannot play on this wire is refused whole, before any of its steps
+        # is played (a responder's steps are judged one by one, below).
+        refused = script_problem(self.api.model.script)
         if refused is not None:
             return self._fault(index, ChatError(500, f"lab: {refused}", "server_error"))
-        system = [m for m in messages if m["role"] in ("system", "developer")]
-        request = ModelRequest(
+        request = ModelRequest(  # the Messages wire's words: one script judges both wires
             index=self.api.model.calls,
-            messages=messages,
-            tools=body.get("tools") or [],
-            system="\n".join(_text(m.get("content")) for m in system) if system else None,
+            messages=neutral_messages(messages),
+            tools=neutral_tools(body.get("tools")),
+            system=system_text(messages),
             stream=stream_it,
         )
         try:
@@ -208,15 +241,15 @@ class ChatCompletions:
         self.api.rejections.append(Rejection(index, error.status, error.type, error.message))
         return self._answer(error.status, JSON, json=error.body())
 
+    def named(self, error: ChatError) -> ChatError:
+        """`error` with the id of the answer about to be given where its text names one."""
+        request_id = numbered_id("req", self.api._responses + 1)
+        return replace(error, message=error.message.replace("{request_id}", request_id))
+
     def _fault(self, index: int, error: ChatError, headers: dict | None = None) -> httpx2.Response:
+        error = self.named(error)
         self.api.faults.append(Rejection(index, error.status, error.type, error.message))
         return self._answer(error.status, {**JSON, **(headers or {})}, json=error.body())
-
-
-def _text(content: object) -> str:
-    if isinstance(content, list):
-        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
-    return content if isinstance(content, str) else ""
 
 
 class Play:
@@ -248,7 +281,7 @@ class Play:
         n = self._begin()
         tokens = self._usage(step)
         whole = completion(step, n, self.model, tokens)
-        self.chat.api.replies.append(whole)
+        self.chat.api.replies.append(as_message(step, whole))
         if self.stream:
             body = stream(step, self._writer(n), tokens)
             return self.chat._answer(200, SSE, content=body)
@@ -262,7 +295,7 @@ class Play:
         return self.chat._fault(self.index, error, headers)
 
     def stream_error(self, step: StreamError) -> httpx2.Response:
-        error = fault_error(step.type, step.message, self.model, None)
+        error = self.chat.named(fault_error(step.type, step.message, self.model, None))
         if not self.stream:  # the same failure, met before the answer began
             return self.api_error(ApiError(error.status or 500, step.type, step.message))
         self.chat.api.faults.append(Rejection(self.index, 200, error.type, error.message))

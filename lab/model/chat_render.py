@@ -12,7 +12,8 @@ by `step_problem`; the endpoint refuses a script that holds one before it plays 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from lab.model.script import ApiError, CutOff, HtmlPage, Step, Turn, turn_of
@@ -30,6 +31,7 @@ FINISH_REASONS = {
 CHAT_BLOCKS = ("text", "tool_use")  # the only content a chat message can carry
 CREATED = 1767225600  # 2026-01-01T00:00:00Z: a fixed clock, so an answer is the same every run
 DONE = b"data: [DONE]\n\n"
+SCRIPT_PREFIX, CALL_PREFIX = "toolu_", "call_"  # a tool_use id in a script, a call id here
 
 
 def completion_id(n: int) -> str:
@@ -40,7 +42,9 @@ def completion_id(n: int) -> str:
 def call_id(block_id: str) -> str:
     """A tool call's id on this wire: the script's `toolu_001` is `call_001` (an explicit id
     with another prefix is kept as it was written)."""
-    return "call_" + block_id.removeprefix("toolu_") if block_id.startswith("toolu_") else block_id
+    if block_id.startswith(SCRIPT_PREFIX):
+        return CALL_PREFIX + block_id.removeprefix(SCRIPT_PREFIX)
+    return block_id
 
 
 # ---------------------------------------------------------------- what a step means here
@@ -142,53 +146,54 @@ def completion(turn: Turn, n: int, model: str, tokens: dict) -> dict:
 # ---------------------------------------------------------------- the stream
 
 
-def _block_deltas(block: dict, call_index: int) -> list[tuple[dict, str]]:
-    """The deltas that carry one block, each with the text it adds (what a drop cuts)."""
+@dataclass(frozen=True)
+class BlockChunks:
+    """How one block streams: an opening delta (a call's head: id, name, empty arguments),
+    then its text in pieces, each wrapped by `wrap` into a delta."""
+
+    head: dict | None
+    pieces: list[str]
+    wrap: Callable[[str], dict]
+
+    def deltas(self) -> list[dict]:
+        return self.cut(sum(map(len, self.pieces)))
+
+    def cut(self, chars: int) -> list[dict]:
+        """The deltas that arrived before a drop after `chars` characters of the block's text
+        (the head, which carries none, always arrived)."""
+        kept = [] if self.head is None else [self.head]
+        for piece in self.pieces:
+            if chars <= 0:
+                break
+            kept.append(self.wrap(piece[:chars]))
+            chars -= len(piece)
+        return kept
+
+
+def _block_chunks(block: dict, call_index: int) -> BlockChunks:
     if block["type"] == "text":
-        return [({"content": piece}, piece) for piece in split(block["text"])]
+        return BlockChunks(None, split(block["text"]), lambda piece: {"content": piece})
     head = {
         "index": call_index,
         "id": call_id(block["id"]),
         "type": "function",
         "function": {"name": block["name"], "arguments": ""},
     }
-    pieces = split(arguments(block))
-    return [
-        ({"tool_calls": [head]}, ""),
-        *[
-            ({"tool_calls": [{"index": call_index, "function": {"arguments": p}}]}, p)
-            for p in pieces
-        ],
-    ]
+
+    def wrap(piece: str) -> dict:
+        return {"tool_calls": [{"index": call_index, "function": {"arguments": piece}}]}
+
+    return BlockChunks({"tool_calls": [head]}, split(arguments(block)), wrap)
 
 
-def _deltas(turn: Turn) -> list[list[tuple[dict, str]]]:
-    """Every block's deltas, in order (tool calls numbered from 0 by `index`)."""
+def _chunks(turn: Turn) -> list[BlockChunks]:
+    """Every block's chunks, in order (tool calls numbered from 0 by `index`)."""
     calls = 0
     out = []
     for block in turn.blocks:
-        out.append(_block_deltas(block, calls))
+        out.append(_block_chunks(block, calls))
         calls += block["type"] == "tool_use"
     return out
-
-
-def _cut(deltas: list[tuple[dict, str]], chars: int) -> list[dict]:
-    """The deltas that arrived before a drop after `chars` characters of the block's text
-    (a tool call's head, which carries none, always arrived)."""
-    kept = []
-    for delta, piece in deltas:
-        if piece and chars <= 0:
-            break
-        if piece and len(piece) > chars:
-            key_path = delta.get("tool_calls")
-            if key_path:
-                cut = {"index": key_path[0]["index"], "function": {"arguments": piece[:chars]}}
-                delta = {"tool_calls": [cut]}
-            else:
-                delta = {"content": piece[:chars]}
-        kept.append(delta)
-        chars -= len(piece)
-    return kept
 
 
 class ChunkWriter:
@@ -241,8 +246,8 @@ class ChunkWriter:
 def stream(turn: Turn, writer: ChunkWriter, tokens: dict) -> bytes:
     """The whole SSE body of `turn`, ending in `data: [DONE]`."""
     writer.opening(turn)
-    for deltas in _deltas(turn):
-        for delta, _ in deltas:
+    for block in _chunks(turn):
+        for delta in block.deltas():
             writer.chunk(delta)
     return writer.closing(FINISH_REASONS[turn.declared], tokens)
 
@@ -250,8 +255,8 @@ def stream(turn: Turn, writer: ChunkWriter, tokens: dict) -> bytes:
 def error_stream(turn: Turn, after_blocks: int, writer: ChunkWriter, error: dict) -> bytes:
     """Blocks [0, after_blocks) of `turn` in full, then the error line; no [DONE]."""
     writer.opening(turn)
-    for deltas in _deltas(turn)[:after_blocks]:
-        for delta, _ in deltas:
+    for block in _chunks(turn)[:after_blocks]:
+        for delta in block.deltas():
             writer.chunk(delta)
     return writer.error(error)
 
@@ -260,11 +265,11 @@ def dropped_stream(turn: Turn, block: int, after_chars: int, writer: ChunkWriter
     """The chunks sent before the connection dropped inside block `block`, after
     `after_chars` characters of its text (a call's arguments, a text's content)."""
     writer.opening(turn)
-    every = _deltas(turn)
-    for deltas in every[:block]:
-        for delta, _ in deltas:
+    every = _chunks(turn)
+    for whole in every[:block]:
+        for delta in whole.deltas():
             writer.chunk(delta)
     if block < len(every):
-        for delta in _cut(every[block], after_chars):
+        for delta in every[block].cut(after_chars):
             writer.chunk(delta)
     return writer.body()

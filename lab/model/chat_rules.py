@@ -44,7 +44,8 @@ NO_KEY_TEXT = (
     "You didn't provide an API key. You need to provide your API key in an Authorization header "
     "using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with "
     "blank username) if you're accessing the API from your browser and are prompted for a "
-    "username. You can obtain an API key from https://platform.openai.com/account/api-keys."
+    "username and password. You can obtain an API key from "
+    "https://platform.openai.com/account/api-keys."
 )
 UNANSWERED_TEXT = (
     "An assistant message with 'tool_calls' must be followed by tool messages responding to "
@@ -53,6 +54,9 @@ UNANSWERED_TEXT = (
 ORPHAN_TEXT = (
     "Invalid parameter: messages with role 'tool' must be a response to a preceeding message "
     "with 'tool_calls'."
+)
+NO_CALL_ID_TEXT = (
+    "Missing parameter 'tool_call_id': messages with role 'tool' must have a 'tool_call_id'."
 )
 UNKNOWN_CALL_TEXT = (
     "Invalid parameter: 'tool_call_id' of '{id}' not found in 'tool_calls' of previous message."
@@ -155,7 +159,7 @@ def _token_limit(name: str) -> Callable[[Body], ChatError | None]:
                 f"{name} is too large: {value}. This model supports at most "
                 f"{MAX_OUTPUT_TOKENS} completion tokens, whereas you provided {value}."
             )
-            return ChatError(400, text, param=name, code="invalid_value")
+            return ChatError(400, text, param=name)
         return None
 
     rule.__name__ = f"_{name}"
@@ -172,10 +176,29 @@ def _both_limits(body: Body) -> ChatError | None:
     return None
 
 
+# Fields judged only by their JSON type (the others the rules below judge, or the fake ignores).
+FIELD_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
+    "stream": (bool, "a boolean"),
+    "stream_options": (dict, "an object"),
+    "parallel_tool_calls": (bool, "a boolean"),
+    "temperature": ((int, float), "a decimal"),
+    "top_p": ((int, float), "a decimal"),
+}
+
+
+def _field_types(body: Body) -> ChatError | None:
+    for name, (kind, expected) in FIELD_TYPES.items():
+        value = body.get(name)
+        wrong_bool = isinstance(value, bool) and kind is not bool
+        if value is not None and (wrong_bool or not isinstance(value, kind)):
+            return _wrong_type(name, expected, value)
+    return None
+
+
 def _stream_options(body: Body) -> ChatError | None:
     if body.get("stream_options") is not None and not body.get("stream"):
         text = "The 'stream_options' parameter is only allowed when 'stream' is enabled."
-        return ChatError(400, text, param="stream_options", code="invalid_value")
+        return ChatError(400, text, param="stream_options")
     return None
 
 
@@ -227,6 +250,7 @@ BODY_RULES: tuple[Callable[[Body], ChatError | None], ...] = (
     _token_limit("max_tokens"),
     _token_limit("max_completion_tokens"),
     _both_limits,
+    _field_types,
     _stream_options,
     _tools,
 )
@@ -243,6 +267,8 @@ def message_problem(n: int, message: object) -> ChatError | None:
     role = message.get("role")
     if role is None:
         return _missing(f"{where}.role")
+    if not isinstance(role, str):
+        return _wrong_type(f"{where}.role", "a string", role)
     if role not in ROLES:
         supported = ", ".join(f"'{r}'" for r in ROLES[:-1]) + f", and '{ROLES[-1]}'"
         text = f"Invalid value: '{role}'. Supported values are: {supported}."
@@ -254,7 +280,7 @@ def message_problem(n: int, message: object) -> ChatError | None:
         expected = "one of a string or array of objects"
         return _wrong_type(f"{where}.content", expected, content)
     if role == "tool" and not isinstance(message.get("tool_call_id"), str):
-        return _missing(f"{where}.tool_call_id")
+        return ChatError(400, NO_CALL_ID_TEXT, param=f"messages.[{n}].tool_call_id")
     if role == "assistant":
         return _calls_problem(where, message.get("tool_calls"))
     return None

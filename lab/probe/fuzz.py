@@ -79,7 +79,7 @@ def source(generated: tuple[Answer, ...], call: tuple[str, dict], header: str) -
         [
             f'"""{header}',
             "",
-            "Serve it, then paste the two export lines it prints into the harness's shell:",
+            "Serve it, then paste the export lines it prints into the harness's shell:",
             "    lab serve THIS_FILE.py",
             '"""',
             "",

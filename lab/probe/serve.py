@@ -1,7 +1,9 @@
 """`lab serve`: an experiment's or a probe case's script on 127.0.0.1, every request logged.
 
-The first two lines printed are what a shell needs to point a harness at it, ready to paste:
-`export ANTHROPIC_BASE_URL=http://127.0.0.1:PORT` and `export ANTHROPIC_API_KEY=...`. Then what
+The first four lines printed are what a shell needs to point a harness at it, ready to paste:
+`export ANTHROPIC_BASE_URL=http://127.0.0.1:PORT` and `export ANTHROPIC_API_KEY=...` for the
+Messages API, `export OPENAI_BASE_URL=http://127.0.0.1:PORT/v1` and `export OPENAI_API_KEY=...`
+for the Chat Completions API (the same server and script serve both). Then what
 is served (for a probe case: its rule and the canary notes.txt must hold), one line per request
 with the fake's verdict, and, when the server stops (Ctrl-C, SIGTERM, or `--until-done`), the
 run's verdict: script consumed, rejections, faults — and for a probe case its graded verdict with

@@ -12,6 +12,10 @@ a fresh in-process fake judges each body alone. What is counted, and must stay 0
                    on the threads held, by design).
 Deterministic: `random.Random(seed)`. Used by benchmarks/fuzz_requests.py and
 tests/test_fake_api_fuzz_requests.py.
+
+`wire="chat"` aims the same fuzz at `POST /v1/chat/completions` (the Chat Completions wire of
+the same server): chat bodies (ChatBodies: tool_calls and tool messages, their pairing rules
+broken, values made wrong, bytes barely JSON), and every frame aimed there with a bearer key.
 """
 
 from __future__ import annotations
@@ -207,6 +211,114 @@ BARELY: list[Callable[[Rng], bytes]] = [
 ]
 
 
+# ---------------------------------------------------------------- chat bodies
+
+CHAT_TOOLS = [{"type": "function", "function": {"name": "bash", "parameters": {"type": "object"}}}]
+
+
+def _chat_call(n: int) -> dict:
+    arguments = json.dumps({"n": n})
+    return {
+        "id": f"call_{n}",
+        "type": "function",
+        "function": {"name": "bash", "arguments": arguments},
+    }
+
+
+def _chat_conversation(rng: Rng, turns: int, first: int = 0) -> list[dict]:
+    """A user message, then `turns` rounds: an assistant's calls (one or two, in parallel) and
+    the tool messages that answer them, in either order."""
+    messages: list[dict] = [{"role": "user", "content": "go"}]
+    if rng.random() < 0.3:
+        messages.insert(0, {"role": rng.choice(["system", "developer"]), "content": "be brief"})
+    n = first
+    for _ in range(turns):
+        calls = [_chat_call(n + k) for k in range(rng.choice([1, 1, 2]))]
+        n += len(calls)
+        said = rng.choice([None, "", "Running."])
+        messages.append({"role": "assistant", "content": said, "tool_calls": calls})
+        answers = [{"role": "tool", "tool_call_id": c["id"], "content": "ok"} for c in calls]
+        if rng.random() < 0.3:
+            answers.reverse()
+        messages += answers
+    return messages
+
+
+def _chat_body(messages: list, **fields: object) -> dict:
+    tools = copy.deepcopy(CHAT_TOOLS)  # its own copy: a body made wrong changes it in place
+    return {"model": "gpt-4o", "messages": messages, "tools": tools, **fields}
+
+
+def _calls_in(history: list) -> int:
+    return sum(len(m.get("tool_calls") or []) for m in history)
+
+
+class ChatBodies(Bodies):
+    """Chat Completions request bodies, made as Bodies makes the Messages wire's."""
+
+    def __init__(self, rng: Rng) -> None:
+        self.rng = rng
+        self.history = _chat_conversation(rng, 1)
+
+    def grown(self) -> bytes:
+        rng = self.rng
+        if rng.random() < 0.1:  # a new conversation
+            self.history = _chat_conversation(rng, rng.randint(1, 3))
+        elif rng.random() < 0.6:  # one more round, after the user says more
+            more = _chat_conversation(rng, 1, first=_calls_in(self.history))
+            self.history += [m for m in more if m["role"] not in ("system", "developer")]
+        messages = copy.deepcopy(self.history)
+        if rng.random() < 0.3:  # a lookalike somewhere in the history
+            path = rng.choice([p for p in _places(messages) if p and isinstance(p[-1], str)])
+            _set({"m": messages}, ("m", *path), rng.choice(LOOKALIKES))
+        cut = rng.randint(1, len(messages)) if rng.random() < 0.3 else len(messages)
+        streamed = {"stream": True} if rng.random() < 0.3 else {}
+        if streamed and rng.random() < 0.5:
+            streamed["stream_options"] = {"include_usage": True}  # type: ignore[assignment]
+        limit = rng.choice([{}, {"max_tokens": 64}, {"max_completion_tokens": 64}])
+        return json.dumps(_chat_body(messages[:cut], **streamed, **limit)).encode()
+
+    def wrong(self) -> bytes:
+        body = _chat_body(copy.deepcopy(self.history), stream=self.rng.random() < 0.3)
+        path = self.rng.choice(_places(body)[1:])
+        _set(body, path, copy.deepcopy(self.rng.choice(WRONG)))
+        return json.dumps(body).encode()
+
+    def rule_broken(self) -> bytes:
+        broken = self.rng.choice(CHAT_RULE_BREAKERS)(copy.deepcopy(self.history))
+        return json.dumps(broken).encode()
+
+
+def _tool_says(call_id: str) -> dict:
+    return {"role": "tool", "tool_call_id": call_id, "content": "ok"}
+
+
+def _asks(*calls: dict) -> dict:
+    return {"role": "assistant", "content": None, "tool_calls": list(calls)}
+
+
+CHAT_RULE_BREAKERS: list[Callable[[list], dict]] = [
+    lambda h: _chat_body([*h, _asks(_chat_call(90)), {"role": "user", "content": "and?"}]),
+    lambda h: _chat_body([*h, _asks(_chat_call(90), _chat_call(91)), _tool_says("call_90")]),
+    lambda h: _chat_body([*h, _tool_says("call_90")]),
+    lambda h: _chat_body([{"role": "user", "content": "go"}, _tool_says("call_90")]),
+    lambda h: _chat_body([*h, _asks(_chat_call(90)), _tool_says("call_99")]),
+    lambda h: _chat_body([*h, _asks(_chat_call(90)), {"role": "tool", "content": "ok"}]),
+    lambda h: _chat_body(h, tools=[{"type": "function", "function": {"name": "a.b"}}]),
+    lambda h: _chat_body(h, tools=[{"type": "function", "function": {"name": "a" * 65}}]),
+    lambda h: _chat_body([{"role": "human", "content": "hi"}]),
+    lambda h: _chat_body([{"role": "user", "content": {"type": "text", "text": "hi"}}]),
+    lambda h: _chat_body([]),
+    lambda h: {"messages": h},
+    lambda h: {"model": "gpt-4o"},
+    lambda h: _chat_body(h, max_tokens=100_000),
+    lambda h: _chat_body(h, max_completion_tokens=0),
+    lambda h: _chat_body(h, max_tokens=5, max_completion_tokens=5),
+    lambda h: _chat_body(h, stream_options={"include_usage": True}),
+    lambda h: _chat_body(h, thinking={"type": "enabled", "budget_tokens": 1024}),
+]
+
+
 # ---------------------------------------------------------------- frames
 
 METHODS = ["PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "HEAD", "GET", "FROB", "post"]
@@ -263,6 +375,16 @@ FRAMES: list[Callable[[Rng, bytes], bytes]] = [
 
 def too_large() -> bytes:
     return _post(b"{" + b" " * MAX_REQUEST_BYTES + b"}")
+
+
+MESSAGES_HEAD = b"POST /v1/messages HTTP/1.1\r\nHost: x\r\n"
+CHAT_HEAD = b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer sk-fuzz\r\n"
+CHAT_HEADERS = {"authorization": "Bearer sk-fuzz"}
+
+
+def for_chat(frame: bytes) -> bytes:
+    """A frame aimed at the Chat Completions wire: its POSTs to that path, with a bearer key."""
+    return frame.replace(MESSAGES_HEAD, CHAT_HEAD)
 
 
 # ---------------------------------------------------------------- the run
@@ -330,27 +452,40 @@ def _shaped(status: int, content: bytes) -> bool:
         return False
 
 
-def run(bodies: int, frames: int, *, seed: int = 0, big: int = 1, timeout: float = 2.0) -> Tally:
+def run(
+    bodies: int,
+    frames: int,
+    *,
+    seed: int = 0,
+    big: int = 1,
+    timeout: float = 2.0,
+    wire: str = "messages",
+) -> Tally:
     """Send `bodies` bodies (well framed) and `frames` frames (any framing, `big` of them over
-    32 MB) to one loopback server; the tally of what came back."""
+    32 MB) to one loopback server, on the Messages wire or (`wire="chat"`) the Chat Completions
+    wire; the tally of what came back."""
     rng = random.Random(seed)
     tally = Tally()
-    make = Bodies(rng)
+    chat = wire == "chat"
+    make = ChatBodies(rng) if chat else Bodies(rng)
+    aim = for_chat if chat else (lambda frame: frame)
+    path, headers = ("/v1/chat/completions", CHAT_HEADERS) if chat else ("/v1/messages", {})
     stderr = io.StringIO()
     with contextlib.redirect_stderr(stderr), FakeServer(fresh_api(), read_timeout=timeout) as srv:
         port = int(srv.url.rsplit(":", 1)[1])
         for body in _bodies(make, bodies):
             tally.bodies += 1
-            got = _exchange(port, _post(body))
+            got = _exchange(port, aim(_post(body)))
             if _checked(tally, got, body) and not _is_continue(body):
                 assert got is not None
-                alone = fresh_api()(httpx2.Request("POST", "http://x/v1/messages", content=body))
+                asked = httpx2.Request("POST", f"http://x{path}", content=body, headers=headers)
+                alone = fresh_api()(asked)
                 if _verdict(*got) != _verdict(alone.status_code, alone.read()):
                     tally.problem("verdicts_differ", f"{body[:120]!r}: {got[1][:200]!r}")
         for n in range(frames):
             tally.frames += 1
             frame = too_large() if n < big else rng.choice(FRAMES)(rng, make())
-            _checked(tally, _exchange(port, frame), frame)
+            _checked(tally, _exchange(port, aim(frame)), frame)
     tally.tracebacks = stderr.getvalue().count("Traceback")
     return tally
 

@@ -24,16 +24,24 @@ client.
 Each answer is played by what a request contains, not by its number (see
 lab/probe/conversation.py): a fault is played once, and a harness that asks again gets the
 healthy answer.
+
+The other wire: a harness written against an `openai.OpenAI` client (Chat Completions) is run
+with `client=openai_with_sdk_retries` (or `openai_without_sdk_retries`). The same script plays
+there (lab/model/chat_api.py; a step with no meaning on that wire is refused before the run), and
+each request is judged in the Messages wire's words (lab/model/chat_view.py), so the same
+invariants hold: D1 on that wire is `finish_reason: "stop"` with tool_calls present.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from lab.model.script import ApiError, Step
+from lab.probe import wire as probe_wire
 from lab.probe.conversation import Conversation, stages_from_script
-from lab.probe.wire import WIRE_INVARIANTS, WireRun, wire_problems
+from lab.probe.wire import WIRE_INVARIANTS, WireRun
 from lab.runner import ClientFactory, WireHarness, with_sdk_retries, without_sdk_retries
 
 __all__ = [
@@ -41,13 +49,38 @@ __all__ = [
     "WireHarness",
     "WireRun",
     "assert_wire",
+    "openai_with_sdk_retries",
+    "openai_without_sdk_retries",
     "run_wire",
     "wire_problems",
     "with_sdk_retries",
     "without_sdk_retries",
 ]
 
+CHAT_PATH = "/chat/completions"  # a request there spoke the Chat Completions wire
 REQUEST_LIMIT = 50  # a harness that asks more often than this is stopped with an error answer
+
+
+# Invariants with no meaning on the Chat Completions wire, and why: they ask for a tool_result's
+# `is_error`, and a `tool` message has no such flag (an error is only words in its content).
+NOT_ON_CHAT = {
+    "unknown_tool_answered": "a tool message has no is_error flag",
+    "invalid_input_answered": "a tool message has no is_error flag",
+}
+
+
+def on_chat_wire(run: WireRun) -> bool:
+    """Did the harness speak the Chat Completions wire?"""
+    return any(e.path.split("?")[0].endswith(CHAT_PATH) for e in run.exchanges)
+
+
+def wire_problems(run: WireRun) -> list[tuple[str, str]]:
+    """(invariant, what broke) for every wire invariant the run breaks, in table order; on
+    the Chat Completions wire, those in NOT_ON_CHAT are not judged."""
+    problems = probe_wire.wire_problems(run)
+    if on_chat_wire(run):
+        return [(name, why) for name, why in problems if name not in NOT_ON_CHAT]
+    return problems
 
 
 def assert_wire(run: WireRun) -> None:
@@ -55,6 +88,34 @@ def assert_wire(run: WireRun) -> None:
     problems = wire_problems(run)
     if problems:
         raise AssertionError("; ".join(f"{name}: {why}" for name, why in problems))
+
+
+# ---------------------------------------------------------------- the Chat Completions wire
+def openai_with_sdk_retries(handler: Callable[..., Any]) -> Any:
+    """An `openai.OpenAI` client on the fake, its default retries on (as in a program)."""
+    from lab.model.chat_client import chat_client_with_retries
+
+    return chat_client_with_retries(handler)
+
+
+def openai_without_sdk_retries(handler: Callable[..., Any]) -> Any:
+    """An `openai.OpenAI` client on the fake for a loop that owns its retries (max_retries=0)."""
+    from lab.model.chat_client import make_chat_client
+
+    return make_chat_client(handler)
+
+
+CHAT_CLIENTS = (openai_with_sdk_retries, openai_without_sdk_retries)
+
+
+def in_messages_words(exchange: Any) -> Any:
+    """An exchange of the chat wire with its body read as the Messages wire's (the promises read
+    that); any other exchange as it is."""
+    from lab.model.chat_view import neutral_body
+
+    if not exchange.path.split("?")[0].endswith(CHAT_PATH):
+        return exchange
+    return replace(exchange, body=neutral_body(exchange.body))
 
 
 # ---------------------------------------------------------------- running a harness
@@ -66,9 +127,16 @@ def run_wire(
     client: ClientFactory = with_sdk_retries,
 ) -> WireRun:
     """Serve `script` through the fake API (the real SDK, in process), run `harness` on it
-    with the client `client` builds (default: the SDK's own retries on, as under `lab probe`)."""
+    with the client `client` builds (default: the SDK's own retries on, as under `lab probe`).
+    An openai client (CHAT_CLIENTS) runs it on the Chat Completions wire: a script step with no
+    meaning there is refused first (ValueError, one line)."""
     from lab.probe.recorder import Recorder
     from lab.runner import run_function
+
+    if client in CHAT_CLIENTS:
+        from lab.model.chat_render import check_chat_script
+
+        check_chat_script(script)
 
     conversation = Conversation(stages_from_script(script), marker="")
     recorders: list[Recorder] = []
@@ -84,4 +152,5 @@ def run_wire(
 
     ran = run_function(harness, limited, prompt, client=client, serve=record)
     crash = ran.ending.line if ran.ending.crashed else None
-    return WireRun(list(recorders[0].exchanges), crash, len(conversation.stages))
+    exchanges = [in_messages_words(e) for e in recorders[0].exchanges]
+    return WireRun(exchanges, crash, len(conversation.stages))

@@ -1,6 +1,7 @@
-"""What `lab serve` prints while it serves: the two export lines a shell needs and what is
-served, one line per request with the fake's verdict, and each run's verdict when it ends.
-With --json, after the two export lines, one JSON object per line (no notes for a reader, but
+"""What `lab serve` prints while it serves: the export lines a shell needs (both wires: the
+Messages API's pair, then the Chat Completions API's) and what is served, one line per request
+with the fake's verdict, and each run's verdict when it ends.
+With --json, after the export lines, one JSON object per line (no notes for a reader, but
 the canary a probe case needs).
 The `#` notes follow --lang; the verdict lines are still English.
 """
@@ -26,7 +27,7 @@ class ServeLog:
     def intro(self, served: Served, url: str) -> None:
         lines = intro_lines(served, url, self.lang)
         if self.as_json:  # the canary too: without it a correct harness reads `fail`
-            lines = lines[:2] + canary_json(served)
+            lines = lines[: len(EXPORTS)] + canary_json(served)
         for line in lines:
             print(line, flush=True)
 
@@ -105,10 +106,25 @@ INTRO = {
 }
 
 
+# What a shell needs for either wire, in the order printed: an Anthropic SDK reads the first
+# pair (its base URL without /v1), an OpenAI SDK the second (its base URL ends in /v1).
+EXPORTS = (
+    ("ANTHROPIC_BASE_URL", "{url}"),
+    ("ANTHROPIC_API_KEY", FAKE_KEY),
+    ("OPENAI_BASE_URL", "{url}/v1"),
+    ("OPENAI_API_KEY", FAKE_KEY),
+)
+
+
+def export_lines(url: str) -> list[str]:
+    """The export lines for a server at `url`, both wires."""
+    return [f"export {name}={value.format(url=url)}" for name, value in EXPORTS]
+
+
 def intro_lines(served: Served, url: str, lang: str = "en") -> list[str]:
-    """What is printed first: the two lines a shell needs, then what is served."""
+    """What is printed first: the export lines a shell needs, then what is served."""
     w = INTRO[lang]
-    lines = [f"export ANTHROPIC_BASE_URL={url}", f"export ANTHROPIC_API_KEY={FAKE_KEY}"]
+    lines = export_lines(url)
     lines.append(w["serving"].format(note=in_lang(served.note, lang)))
     if served.case is not None and served.setting is not None:
         lines.append(w["rule"].format(kept_when=served.case.kept_when))
