@@ -2,7 +2,7 @@
 
 `anthropic` is the Messages API (`POST /v1/messages`), `openai` the Chat Completions API
 (`POST /v1/chat/completions`); the fake serves both on one server. A request on the chat wire
-is recorded in the neutral history's words (lab/model/chat_history.py), so every case judges
+is recorded in the neutral history's words (lab/model/chat_view.py), so every case judges
 either wire with the same rows. A built-in target declares its wire; a `--cmd` program's is
 detected, unless `lab probe --wire` forces one.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from lab.model.chat_history import neutral_body
 from lab.model.chat_render import call_id
+from lab.model.chat_view import neutral_body
 
 __all__ = ["CHAT", "MESSAGES", "WIRES", "id_on", "recorded_body", "wire_of"]
 
