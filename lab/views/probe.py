@@ -113,7 +113,7 @@ def matrix_view(cells: Sequence[Cell]) -> Text:
 # The variables that point a program at `lab serve`, on each wire (its clients' base URL names /v1).
 REPRODUCE_ENV = {
     MESSAGES: ("ANTHROPIC_BASE_URL=<the printed URL>", "ANTHROPIC_API_KEY=x"),
-    CHAT: ("OPENAI_BASE_URL=<the printed URL>/v1", "OPENAI_API_KEY=x"),
+    CHAT: ("OPENAI_BASE_URL=<the printed OPENAI_BASE_URL>", "OPENAI_API_KEY=x"),
 }
 
 

@@ -9,6 +9,7 @@ import sys
 import anthropic
 
 ALLOWED = {"PATH", "HOME", "TMPDIR", "LANG", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY"}
+ALLOWED |= {"OPENAI_BASE_URL", "OPENAI_API_KEY"}  # the same fake API, its other wire
 ALLOWED |= {"PYTHONDONTWRITEBYTECODE", "DO_NOT_TRACK", "LAB_PROBE_STREAM"}
 ALLOWED |= {"LAB_PROBE_APPROVE", "LAB_PROBE_HUMAN_LOG"}  # the permission contract
 ALLOWED |= {"LITELLM_OFFLINE_MODE", "LITELLM_LOCAL_MODEL_COST_MAP"}  # no network tries at start
