@@ -172,6 +172,8 @@ def target_view(
     lines = [(line, "bold") for line in wrapped(heading, width, 0)]
     if pins := ", ".join(f"{k} {v}" for k, v in versions(target).items()):
         lines += [(line, "dim") for line in wrapped(pins, width, 2)]
+    if spoken_wire(target.name, cells, target.wire) == CHAT:  # said when not the default
+        lines += [("  wire: openai (the Chat Completions API)", "dim")]
     for cell in shown:
         detail = only_failures or cell.verdict.kind != KEPT or len(cells) == 1
         lines += cell_lines(cell, target, width, detail=detail)
