@@ -44,6 +44,15 @@ def scripted(*steps) -> tuple[openai.OpenAI, FakeMessagesAPI]:
     return client_for(api), api
 
 
+def test_scripted_chat_client_plays_a_script_and_refuses_one_with_no_meaning_here():
+    from lab.model.chat_client import scripted_chat_client
+
+    client, api = scripted_chat_client([turn("hi")])
+    assert ask(client).choices[0].message.content == "hi" and api.model.complete
+    with pytest.raises(ValueError, match="script step 1: a thinking block"):
+        scripted_chat_client([turn(thinking("hm"), "hi")])
+
+
 def ask(client: openai.OpenAI, **extra):
     return client.chat.completions.create(model="gpt-4o", messages=USER, tools=TOOLS, **extra)
 

@@ -132,3 +132,23 @@ def test_the_is_error_invariants_are_not_judged_on_this_wire():
 def test_a_script_with_no_meaning_on_this_wire_is_refused_before_the_run():
     with pytest.raises(ValueError, match="script step 1: a thinking block"):
         run_wire(chat_loop(), [turn(thinking("hm"), "done.")], client=openai_with_sdk_retries)
+
+
+def test_a_probe_cases_conversation_plays_on_this_wire_through_the_scripts_ids():
+    """P1's script, served as `lab serve P1` serves it: its D1 answer is `stop` with the call
+    `call_p1_01`, and the tool message answering that id moves the conversation on."""
+    from lab.model import FakeMessagesAPI, ScriptedModel
+    from lab.model.chat_client import make_chat_client
+    from lab.probe.serve import resolve
+
+    served = resolve("P1", None)
+    client = make_chat_client(FakeMessagesAPI(ScriptedModel(served.responder)))
+    messages: list[dict] = [{"role": "user", "content": "Read notes.txt"}]
+    first = client.chat.completions.create(model="m", messages=messages, tools=TOOLS).choices[0]
+    assert first.finish_reason == "stop"
+    assert [c.id for c in first.message.tool_calls] == ["call_p1_01"]
+    messages.append(first.message.model_dump(exclude_none=True))
+    messages.append({"role": "tool", "tool_call_id": "call_p1_01", "content": "canary"})
+    last = client.chat.completions.create(model="m", messages=messages, tools=TOOLS).choices[0]
+    assert (last.finish_reason, last.message.content) == ("stop", "done.")
+    assert served.responder.log[-1].line().startswith("stage 1, attempt 1")

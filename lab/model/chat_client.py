@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import httpx2
 import openai
+
+from lab.model.chat_render import check_chat_script
+from lab.model.fake_api import FakeMessagesAPI
+from lab.model.script import Responder, ScriptedModel, Step
 
 FAKE_OPENAI_URL = "http://fake-openai.lab/v1"  # never resolved: the mock transport answers first
 FAKE_KEY = "sk-lab-fake"
@@ -28,3 +32,14 @@ def chat_client_with_retries(
         base_url=FAKE_OPENAI_URL,
         http_client=openai.DefaultHttpxClient(transport=transport),
     )
+
+
+def scripted_chat_client(
+    script: Sequence[Step] | Responder,
+) -> tuple[openai.OpenAI, FakeMessagesAPI]:
+    """Shortcut: an `openai.OpenAI` client (no retries) and the fake behind it, playing
+    `script` on the Chat Completions wire (refused first if a step has no meaning there)."""
+    if not callable(script):
+        check_chat_script(script)
+    api = FakeMessagesAPI(ScriptedModel(script))
+    return make_chat_client(api), api

@@ -88,6 +88,9 @@ def _json_name(value: object) -> str:
     return JSON_NAMES.get(type(value), "an unknown value")
 
 
+_MISSING = "missing_required_parameter"
+
+
 def _missing(param: str) -> ChatError:
     return ChatError(400, f"Missing required parameter: '{param}'.", param=param, code=_MISSING)
 
@@ -97,7 +100,7 @@ def _wrong_type(param: str, expected: str, value: object) -> ChatError:
     return ChatError(400, text, param=param, code="invalid_type")
 
 
-_MISSING = "missing_required_parameter"
+# ---------------------------------------------------------------- the wire a client speaks
 
 
 def speaks_chat(headers: Mapping[str, str]) -> bool:

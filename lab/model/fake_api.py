@@ -178,6 +178,7 @@ class DroppedBody(httpx2.SyncByteStream):
 
 class FakeMessagesAPI:
     """Serves `POST /v1/messages` from a ScriptedModel; use an instance as a MockTransport handler.
+    The same script also answers `POST /v1/chat/completions` (lab/model/chat_api.py).
 
     Any path prefix and query reach it, GET/HEAD probes are answered, and message threads
     are held (lab/model/threads.py). It judges only the harness's side (the request: its shape
