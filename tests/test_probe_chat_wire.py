@@ -19,7 +19,6 @@ import pytest
 from lab.model import FakeMessagesAPI
 from lab.model.chat_client import make_chat_client
 from lab.model.chat_render import call_id
-from lab.model.chat_view import neutral_body, script_id
 from lab.probe.cases import script_tools
 from lab.probe.catalogue import BY_ID
 from lab.probe.conversation import Conversation
@@ -121,62 +120,6 @@ def test_a_chat_request_is_recorded_as_blocks_with_the_script_s_ids():
     sent = trial.exchanges[1].sent["messages"]  # the body as it came, kept beside its reading
     assert sent[1]["tool_calls"][0]["id"] == sent[2]["tool_call_id"] == call_id(use["id"])
     assert trial.exchanges[1].sent["tools"] == TOOLS
-
-
-def test_neutral_body_translates_every_part_and_keeps_what_does_not_parse():
-    body = {
-        "model": "m",
-        "max_completion_tokens": 50,
-        "stream": True,
-        "tools": TOOLS,
-        "messages": [
-            {"role": "developer", "content": "be brief"},
-            {"role": "user", "content": [{"type": "text", "text": "hi"}]},
-            {
-                "role": "assistant",
-                "content": None,
-                "tool_calls": [
-                    {
-                        "id": "call_7",
-                        "type": "function",
-                        "function": {"name": "a", "arguments": "{"},
-                    }
-                ],
-            },
-            {"role": "tool", "tool_call_id": "call_7", "content": "bad json"},
-            {"role": "user", "content": "go on"},
-        ],
-    }
-    assert neutral_body(body) == {
-        "model": "m",
-        "max_tokens": 50,
-        "stream": True,
-        "system": "be brief",
-        "tools": [{"name": "read_file", "input_schema": TOOLS[0]["function"]["parameters"]}],
-        "messages": [
-            {"role": "user", "content": [{"type": "text", "text": "hi"}]},
-            {
-                "role": "assistant",
-                "content": [
-                    {"type": "tool_use", "id": "toolu_7", "name": "a", "input": {}, "raw_json": "{"}
-                ],
-            },
-            # A user message after the results stays its own (the API joins the two: joins()).
-            {
-                "role": "user",
-                "content": [
-                    {"type": "tool_result", "tool_use_id": "toolu_7", "content": "bad json"}
-                ],
-            },
-            {"role": "user", "content": "go on"},
-        ],
-    }
-    assert neutral_body("not an object") == "not an object"
-
-
-@pytest.mark.parametrize("script_id_", ["toolu_001", "toolu_p1_01"])
-def test_an_id_goes_to_the_chat_wire_and_back_unchanged(script_id_):
-    assert script_id(call_id(script_id_)) == script_id_
 
 
 @pytest.mark.parametrize(

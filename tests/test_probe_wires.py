@@ -49,3 +49,16 @@ def test_wire_forces_the_wire_a_case_is_judged_on():
     detected = probe("--cmd", chat, "--case", "P18")  # not forced: run, then judged on its wire
     p18 = cell(detected, "P18")
     assert p18["verdict"] == "n/a" and p18["wire"] == "openai" and p18["requests"]
+
+
+def test_the_text_view_says_a_chat_program_s_wire():
+    chat = f"{sys.executable} {AGENTS / 'chat_d1.py'}"
+    done = patience.run(
+        [sys.executable, "-m", "lab", "probe", "--cmd", chat, "--case", "P1b"], 300, "lab probe"
+    )
+    assert "wire: openai (the Chat Completions API)" in done.stdout
+    messages = f"{sys.executable} {AGENTS / 'messages_d1.py'}"
+    done = patience.run(
+        [sys.executable, "-m", "lab", "probe", "--cmd", messages, "--case", "P1b"], 300, "lab probe"
+    )
+    assert "wire:" not in done.stdout  # the Messages wire is the default, not said

@@ -14,10 +14,10 @@ call (a title, a summary) gets a short text answer and moves nothing: a request 
 of the tools the case's script calls, whatever text it quotes, or one that carries nothing of the
 conversation (neither the probe's marker nor a scripted answer).
 
-Either wire: a request on the Chat Completions wire comes as its chat messages, so a call is
-recognised by either of its ids (the script's `toolu_p1_01`, the chat wire's `call_p1_01`:
-lab/model/chat_render.py), a tool by its `name` or its `function.name`, and a history holds
-calls when it has tool_use/tool_result blocks or `tool_calls`/`tool` messages.
+Either wire: a request on the Chat Completions wire comes in the Messages wire's words
+(lab/model/chat_view.py: its calls' ids back to the script's), but a history written as text
+quotes the ids the program saw there, so a call is also recognised by its chat id (`call_p1_01`
+for `toolu_p1_01`: lab/model/chat_render.py).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from lab.model.chat_render import call_id
+from lab.model.chat_render import CALL_PREFIX, SCRIPT_PREFIX, call_id
 from lab.model.script import (
     ApiError,
     ModelRequest,
@@ -207,12 +207,9 @@ def user_text(messages: object) -> str:
 
 
 def blocks_in(messages: object) -> bool:
-    """Does the history hold a tool_use or tool_result block, or on the chat wire a message's
-    `tool_calls` or a `tool` message (not a history written as text)?"""
-    listed = [m for m in messages if isinstance(m, dict)] if isinstance(messages, list) else []
-    if any(m.get("tool_calls") or m.get("role") == "tool" for m in listed):
-        return True
-    contents = [m.get("content") for m in listed]
+    """Does the history hold a tool_use or tool_result block (not a history written as text)?"""
+    listed = messages if isinstance(messages, list) else []
+    contents = [m.get("content") for m in listed if isinstance(m, dict)]
     return any(
         isinstance(b, dict) and b.get("type") in ("tool_use", "tool_result")
         for content in contents
@@ -221,18 +218,10 @@ def blocks_in(messages: object) -> bool:
     )
 
 
-def tool_name(tool: object) -> object:
-    """A tool's name: a Messages tool's `name`, a chat function tool's `function.name`."""
-    if not isinstance(tool, dict):
-        return None
-    function = tool.get("function")
-    return function.get("name") if isinstance(function, dict) else tool.get("name")
-
-
 def offered_names(tools: object) -> set[str]:
     """The tool names a request offers."""
     listed = tools if isinstance(tools, list) else []
-    return {name for t in listed if isinstance(name := tool_name(t), str)}
+    return {t["name"] for t in listed if isinstance(t, dict) and isinstance(t.get("name"), str)}
 
 
 def can_receive(stage: Stage, request: ModelRequest) -> bool:
@@ -264,13 +253,13 @@ class Conversation:
                 for block in played.blocks if played else ():
                     if block.get("type") == "tool_use":
                         self._signs[block["id"]] = k
-                        self._signs[call_id(block["id"])] = k  # its id on the chat wire
+                        self._signs[call_id(block["id"])] = k  # as a chat history quotes it
                     elif block.get("text") and not self._text_elsewhere(block["text"], k):
                         self._signs[block["text"]] = k
 
     def _inside(self, sign: str) -> bool:
         """May this sign be found inside a longer string? An id, or a text long enough."""
-        return sign.startswith(("toolu_", "call_")) or len(sign) >= SIGN_TEXT
+        return sign.startswith((SCRIPT_PREFIX, CALL_PREFIX)) or len(sign) >= SIGN_TEXT
 
     def _text_elsewhere(self, text: str, k: int) -> bool:
         # A text shared by two stages ("done.") recognises neither of them.

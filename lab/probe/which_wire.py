@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from lab.model.chat_view import neutral_body
 from lab.model.chat_render import call_id
+from lab.model.chat_view import neutral_body
 
 __all__ = ["CHAT", "MESSAGES", "WIRES", "id_on", "recorded_body", "wire_of"]
 

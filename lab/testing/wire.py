@@ -35,12 +35,12 @@ invariants hold: D1 on that wire is `finish_reason: "stop"` with tool_calls pres
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from lab.model.script import ApiError, Step
 from lab.probe import wire as probe_wire
 from lab.probe.conversation import Conversation, stages_from_script
+from lab.probe.which_wire import CHAT
 from lab.probe.wire import WIRE_INVARIANTS, WireRun
 from lab.runner import ClientFactory, WireHarness, with_sdk_retries, without_sdk_retries
 
@@ -60,30 +60,17 @@ __all__ = [
     "without_sdk_retries",
 ]
 
-CHAT_PATH = "/chat/completions"  # a request there spoke the Chat Completions wire
 REQUEST_LIMIT = 50  # a harness that asks more often than this is stopped with an error answer
 
-
-# Invariants with no meaning on the Chat Completions wire, and why: they ask for a tool_result's
-# `is_error`, and a `tool` message has no such flag (an error is only words in its content).
-NOT_ON_CHAT = {
-    "unknown_tool_answered": "a tool message has no is_error flag",
-    "invalid_input_answered": "a tool message has no is_error flag",
-}
-
-
-def on_chat_wire(run: WireRun) -> bool:
-    """Did the harness speak the Chat Completions wire?"""
-    return any(e.path.split("?")[0].endswith(CHAT_PATH) for e in run.exchanges)
+# Invariants with no meaning on the Chat Completions wire, and why (lab/probe/wire.py's table:
+# they ask for a tool_result's `is_error`, and a `tool` message has no such flag).
+NOT_ON_CHAT = probe_wire.OFF_WIRE[CHAT]
 
 
 def wire_problems(run: WireRun) -> list[tuple[str, str]]:
     """(invariant, what broke) for every wire invariant the run breaks, in table order; on
     the Chat Completions wire, those in NOT_ON_CHAT are not judged."""
-    problems = probe_wire.wire_problems(run)
-    if on_chat_wire(run):
-        return [(name, why) for name, why in problems if name not in NOT_ON_CHAT]
-    return problems
+    return probe_wire.wire_problems(run)
 
 
 def assert_wire(run: WireRun) -> None:
@@ -109,16 +96,6 @@ def openai_without_sdk_retries(handler: Callable[..., Any]) -> Any:
 
 
 CHAT_CLIENTS = (openai_with_sdk_retries, openai_without_sdk_retries)
-
-
-def in_messages_words(exchange: Any) -> Any:
-    """An exchange of the chat wire with its body read as the Messages wire's (the promises read
-    that); any other exchange as it is."""
-    from lab.model.chat_view import neutral_body
-
-    if not exchange.path.split("?")[0].endswith(CHAT_PATH):
-        return exchange
-    return replace(exchange, body=neutral_body(exchange.body))
 
 
 # ---------------------------------------------------------------- running a harness
@@ -157,5 +134,5 @@ def run_wire(
         harness, limited, prompt, client=client, serve=record, notes=conversation.log
     )
     crash = ran.ending.line if ran.ending.crashed else None
-    exchanges = [in_messages_words(e) for e in recorders[0].exchanges]
-    return WireRun(exchanges, crash, len(conversation.stages))
+    # The Recorder writes a chat request in the Messages wire's words (lab/probe/which_wire.py).
+    return WireRun(recorders[0].exchanges, crash, len(conversation.stages))

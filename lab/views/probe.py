@@ -113,7 +113,7 @@ def matrix_view(cells: Sequence[Cell]) -> Text:
 # The variables that point a program at `lab serve`, on each wire (its clients' base URL names /v1).
 REPRODUCE_ENV = {
     MESSAGES: ("ANTHROPIC_BASE_URL=<the printed URL>", "ANTHROPIC_API_KEY=x"),
-    CHAT: ("OPENAI_BASE_URL=<the printed URL>/v1", "OPENAI_API_KEY=x"),
+    CHAT: ("OPENAI_BASE_URL=<the printed OPENAI_BASE_URL>", "OPENAI_API_KEY=x"),
 }
 
 
@@ -172,6 +172,8 @@ def target_view(
     lines = [(line, "bold") for line in wrapped(heading, width, 0)]
     if pins := ", ".join(f"{k} {v}" for k, v in versions(target).items()):
         lines += [(line, "dim") for line in wrapped(pins, width, 2)]
+    if spoken_wire(target.name, cells, target.wire) == CHAT:  # said when not the default
+        lines += [("  wire: openai (the Chat Completions API)", "dim")]
     for cell in shown:
         detail = only_failures or cell.verdict.kind != KEPT or len(cells) == 1
         lines += cell_lines(cell, target, width, detail=detail)
