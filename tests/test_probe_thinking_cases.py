@@ -37,6 +37,7 @@ EXPECTED = [
     ("P25", "nothought", FAIL, DROPPED),
     ("P24", "adaptive", NON_STRICT, "the thinking block was dropped"),
     ("P24", "careful", NA, "the program never asked for thinking"),
+    ("P25", "careful", NA, "the program never asked for thinking"),
     ("P18", "thinking", KEPT, "the paused turn sent back unchanged"),
     ("P18", "careful", NA, "no request declares a server tool"),
     ("P26", "thinking", KEPT, "tool_result toolu_p26_01 '' + image image/png (96 base64 chars)"),
@@ -65,7 +66,8 @@ def test_each_case_grades_the_program_by_its_table(cells, case, mode, kind, line
     assert line in said
 
 
-# Each row of the new tables decides a cell above: a table without it grades one otherwise.
+# Each row of the new tables decides a cell above: a table without it gives one another grade or
+# another reason.
 ROWS = [
     ("P24", "never_asked_for_thinking"),
     ("P24", "rejected"),
@@ -85,11 +87,11 @@ def test_every_new_row_decides_a_cell(cells, case, row):
     assert row in [rule.name for rule in table.rules]
     without = replace(table, rules=tuple(r for r in table.rules if r.name != row))
     changed = []
-    for id, mode, kind, line in EXPECTED:
+    for id, mode, _, _ in EXPECTED:
         cell = cells[(hand(mode).name, id)]
         if id == case and cell.trial is not None:
-            got = verdict(without, cell.trial)
-            if got.kind != kind or line not in "\n".join((got.because, *got.evidence)):
+            said, got = verdict(table, cell.trial), verdict(without, cell.trial)
+            if (got.kind, got.because) != (said.kind, said.because):
                 changed.append(mode)
     assert changed, f"{case} without {row} grades every cell the same"
 
