@@ -19,6 +19,7 @@ from lab.probe.conversation import Conversation, Stage, declares_server_tool
 from lab.probe.grades import FAIL, KEPT, NA, NON_STRICT
 from lab.probe.targets import command_target
 from lab.probe.verdict import verdict
+from lab.views.probe import reproduce
 
 AGENTS = Path(__file__).parent / "agents"
 DROPPED = "Expected `thinking` or `redacted_thinking`, but found `text`"
@@ -100,6 +101,13 @@ def test_a_refused_schema_is_quoted_with_the_apis_text(cells):
     cell = cells[(hand("badschema").name, "P20")]
     quoted = [line for line in cell.verdict.evidence if line.startswith("rejected: ")]
     assert len(quoted) == 1 and BAD_SCHEMA in quoted[0]
+
+
+def test_a_cell_reproduced_by_hand_asks_for_the_feature_and_names_the_cases_files(cells):
+    line = reproduce(cells[(hand("mislabel").name, "P26")], hand("mislabel"))
+    assert "lab serve P26 (in a folder with notes.txt and notes.png)" in line
+    assert "LAB_PROBE_IMAGE_TOOL=1" in line
+    assert "LAB_PROBE_THINKING" not in line
 
 
 def test_the_cases_ask_for_their_feature_and_no_other_case_does():
