@@ -6,7 +6,7 @@ argument) and judges it only from the requests it sends, its exit status and can
 target is nothing but this declaration.
 
 The probe sets `LAB_PROBE_STREAM` to 1 or 0: cases whose point needs one answer mode (P1 a JSON
-answer; P1s, P4, P8, P9 a streamed one) set it once; every other case runs twice, once in each
+answer; P1s, P4, P8, P9, P10s a streamed one) set it once; every other case runs twice, once in each
 mode, and shows the worse outcome. A program that can do both may follow it; one that does not
 gets n/a for the cases whose mode it never asks for. A denied call (P11) counts as run when any
 new file appears in the scratch folder (outside dot-folders). A harness whose protocol ends
