@@ -18,6 +18,11 @@ The permission contract (cases P11 and P23, for any program with approvals): a t
 deny (`--deny-call TOOL=JSON` for `--cmd`). The probe sets `LAB_PROBE_APPROVE=all` (the
 program's human stub must approve everything it is asked) and `LAB_PROBE_HUMAN_LOG` (a file name,
 relative to the working folder: the stub appends one line to it each time the human is asked).
+
+The features a case asks for (its `asks`, set in its own trials only): `LAB_PROBE_THINKING=1`
+(P24, P25: turn extended thinking on), `LAB_PROBE_SERVER_TOOL=1` (P18: declare a server tool),
+`LAB_PROBE_IMAGE_TOOL=1` (P26: offer `read_image`, a tool that returns an image). A program that
+does not reads n/a on that case.
 """
 
 from __future__ import annotations
