@@ -115,7 +115,7 @@ SLOW_FILES = {
     "test_probe_shards.py",  # six probe runs and their merges
     "test_probe_load.py",  # a slice of the matrix with and without CPU hogs
     "test_probe_wires.py",  # lab probe --cmd on both wires
-    "test_probe_thinking_cases.py",  # sixteen probe runs of hand_loop.py
+    "test_probe_thinking_cases.py",  # seventeen probe runs of hand_loop.py
 }
 # Tests that need the Debian packages of the README's "Testing needs" (a browser, pdftotext, a
 # CJK font) are slow-tier too, so the quick tier passes on a machine without them: every test

@@ -195,7 +195,7 @@ def test_a_case_whose_answer_mode_the_target_never_asks_for_is_na(cells):
 def test_every_case_names_what_it_checks_its_rule_its_outcomes_and_its_grade():
     assert [c.id for c in CASES] == [
         "P1", "P1s", "P1b", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P11", "P12",
-        *(f"P{n}" for n in range(13, 24)),
+        *(f"P{n}" for n in range(13, 24)), "P10s", "P24", "P25", "P26",
     ]  # fmt: skip
     for case in CASES:
         assert case.checks and case.kept_when and case.title and case.outcomes
@@ -371,7 +371,7 @@ def test_a_warm_start_changes_no_verdict_and_no_evidence(cells):
 def test_a_warm_parent_of_a_script_imports_what_its_top_level_imports_name(tmp_path):
     from lab.probe.warm import script_imports
 
-    assert script_imports(str(AGENT)) == ["sys", "pathlib", "anthropic"]
+    assert script_imports(str(AGENT)) == ["base64", "os", "sys", "pathlib", "anthropic"]
     script = tmp_path / "agent.py"
     script.write_text(
         "import os.path, json\nfrom . import x\nfrom a.b import c\ndef f():\n    import z\n"

@@ -19,6 +19,7 @@ from lab.probe.conversation import Conversation, Stage, declares_server_tool
 from lab.probe.grades import FAIL, KEPT, NA, NON_STRICT
 from lab.probe.targets import command_target
 from lab.probe.verdict import verdict
+from lab.views.probe import reproduce
 
 AGENTS = Path(__file__).parent / "agents"
 DROPPED = "Expected `thinking` or `redacted_thinking`, but found `text`"
@@ -37,6 +38,7 @@ EXPECTED = [
     ("P25", "nothought", FAIL, DROPPED),
     ("P24", "adaptive", NON_STRICT, "the thinking block was dropped"),
     ("P24", "careful", NA, "the program never asked for thinking"),
+    ("P25", "careful", NA, "the program never asked for thinking"),
     ("P18", "thinking", KEPT, "the paused turn sent back unchanged"),
     ("P18", "careful", NA, "no request declares a server tool"),
     ("P26", "thinking", KEPT, "tool_result toolu_p26_01 '' + image image/png (96 base64 chars)"),
@@ -65,7 +67,8 @@ def test_each_case_grades_the_program_by_its_table(cells, case, mode, kind, line
     assert line in said
 
 
-# Each row of the new tables decides a cell above: a table without it grades one otherwise.
+# Each row of the new tables decides a cell above: a table without it gives one another grade or
+# another reason.
 ROWS = [
     ("P24", "never_asked_for_thinking"),
     ("P24", "rejected"),
@@ -85,11 +88,11 @@ def test_every_new_row_decides_a_cell(cells, case, row):
     assert row in [rule.name for rule in table.rules]
     without = replace(table, rules=tuple(r for r in table.rules if r.name != row))
     changed = []
-    for id, mode, kind, line in EXPECTED:
+    for id, mode, _, _ in EXPECTED:
         cell = cells[(hand(mode).name, id)]
         if id == case and cell.trial is not None:
-            got = verdict(without, cell.trial)
-            if got.kind != kind or line not in "\n".join((got.because, *got.evidence)):
+            said, got = verdict(table, cell.trial), verdict(without, cell.trial)
+            if (got.kind, got.because) != (said.kind, said.because):
                 changed.append(mode)
     assert changed, f"{case} without {row} grades every cell the same"
 
@@ -98,6 +101,13 @@ def test_a_refused_schema_is_quoted_with_the_apis_text(cells):
     cell = cells[(hand("badschema").name, "P20")]
     quoted = [line for line in cell.verdict.evidence if line.startswith("rejected: ")]
     assert len(quoted) == 1 and BAD_SCHEMA in quoted[0]
+
+
+def test_a_cell_reproduced_by_hand_asks_for_the_feature_and_names_the_cases_files(cells):
+    line = reproduce(cells[(hand("mislabel").name, "P26")], hand("mislabel"))
+    assert "lab serve P26 (in a folder with notes.txt and notes.png)" in line
+    assert "LAB_PROBE_IMAGE_TOOL=1" in line
+    assert "LAB_PROBE_THINKING" not in line
 
 
 def test_the_cases_ask_for_their_feature_and_no_other_case_does():

@@ -6,7 +6,7 @@ argument) and judges it only from the requests it sends, its exit status and can
 target is nothing but this declaration.
 
 The probe sets `LAB_PROBE_STREAM` to 1 or 0: cases whose point needs one answer mode (P1 a JSON
-answer; P1s, P4, P8, P9 a streamed one) set it once; every other case runs twice, once in each
+answer; P1s, P4, P8, P9, P10s a streamed one) set it once; every other case runs twice, once in each
 mode, and shows the worse outcome. A program that can do both may follow it; one that does not
 gets n/a for the cases whose mode it never asks for. A denied call (P11) counts as run when any
 new file appears in the scratch folder (outside dot-folders). A harness whose protocol ends
@@ -18,6 +18,11 @@ The permission contract (cases P11 and P23, for any program with approvals): a t
 deny (`--deny-call TOOL=JSON` for `--cmd`). The probe sets `LAB_PROBE_APPROVE=all` (the
 program's human stub must approve everything it is asked) and `LAB_PROBE_HUMAN_LOG` (a file name,
 relative to the working folder: the stub appends one line to it each time the human is asked).
+
+The features a case asks for (its `asks`, set in its own trials only): `LAB_PROBE_THINKING=1`
+(P24, P25: turn extended thinking on), `LAB_PROBE_SERVER_TOOL=1` (P18: declare a server tool),
+`LAB_PROBE_IMAGE_TOOL=1` (P26: offer `read_image`, a tool that returns an image). A program that
+does not reads n/a on that case.
 """
 
 from __future__ import annotations

@@ -124,12 +124,15 @@ def reproduce(cell: Cell, target: Target) -> str:
     if target.command and target.call != ("read_file", '{"path": "notes.txt"}'):
         serve += ["--call", "=".join(target.call)]
     wire = cell.trial.wire if cell.trial else target.wire or MESSAGES
+    case = BY_ID.get(cell.case)
+    asked = dict(case.asks) if case else {}  # the features the case asks the program for
     env = list(REPRODUCE_ENV[wire])
-    env += [shlex.quote(f"{k}={v}") for k, v in sorted(target.env.items())]
+    env += [shlex.quote(f"{k}={v}") for k, v in sorted({**target.env, **asked}.items())]
     if cell.stream is not None:
         env.append(f"LAB_PROBE_STREAM={int(cell.stream)}")
     run = " ".join(env) + " " + shlex.join(cell.argv) if cell.argv else "(the target)"
-    return f"{shlex.join(serve)} (in a folder with notes.txt), then in another shell: {run}"
+    files = " and ".join(["notes.txt", *(name for name, _ in (case.files if case else ()))])
+    return f"{shlex.join(serve)} (in a folder with {files}), then in another shell: {run}"
 
 
 def cell_lines(cell: Cell, target: Target, width: int, *, detail: bool) -> list[tuple[str, str]]:
