@@ -7,8 +7,8 @@ thinking blocks, images in tool results and thinking settings, and break issue 2
     .venv/bin/python benchmarks/fuzz_requests.py --wire chat         # POST /v1/chat/completions
 
 Every count below the statuses must be 0: answers >= 500, dropped connections, tracebacks on
-stderr, answers not in the API's shape, bodies answered but not on the tap's record (lab/record.py)
-as answered, and bodies whose verdict over loopback (the incremental
+stderr, answers not in the API's shape, bodies answered but not on the tap's record
+(lab/kernel/record.py) as answered, and bodies whose verdict over loopback (the incremental
 judge, carrying every history before) differs from a fresh fake's verdict on the same bytes.
 Exit 1 when one is not.
 """
@@ -19,7 +19,7 @@ import argparse
 import sys
 import time
 
-from lab.errors import at_least_one
+from lab.kernel.errors import at_least_one
 from lab.testing.request_fuzz import run
 
 PROBLEMS = ("answers_5xx", "dropped", "tracebacks", "misshapen", "unrecorded", "verdicts_differ")

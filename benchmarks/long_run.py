@@ -36,10 +36,10 @@ import httpx2
 from lab.harness.layers import Layers
 from lab.harness.loop import Harness
 from lab.harness.tools import ToolRegistry
+from lab.kernel.scenario import Scenario, run_scenario
+from lab.kernel.trace import Trace
 from lab.model import FakeMessagesAPI, ScriptedModel, Turn, tool_use, turn
 from lab.model.client import make_client
-from lab.scenario import Scenario, run_scenario
-from lab.trace import Trace
 from lab.world import World, course_tools
 
 TARGET_MS = 0.3  # the fake's median time per request at 200 turns

@@ -23,8 +23,8 @@ import anthropic
 from lab.harness.layers import Layers
 from lab.harness.loop import Harness
 from lab.harness.tools import ToolRegistry
+from lab.kernel.trace import Trace
 from lab.model import FakeMessagesAPI, ScriptedModel, Turn, make_client, tool_use, turn
-from lab.trace import Trace
 from lab.world import World, course_tools
 
 PROMPT = "Say hi, many times."

@@ -12,7 +12,7 @@ the CPU ratio much less, so the verdict is the CPU ratio's and the wall ratio is
 
 Measure it in the venv the README builds with every extra installed (`.[test]`, `.[peers]`,
 `.[notebooks]`, `.[teacher]`): the notebooks extra brings `rfc3987_syntax`, which jsonschema
-imports when it can (lab/schema.py); the first lines say what this venv holds.
+imports when it can (lab/kernel/schema.py); the first lines say what this venv holds.
 
 Python's bytecode caches are on, in a temp folder (PYTHONPYCACHEPREFIX), and every command runs
 once untimed first: the SDK's modules were compiled when pip installed it, the lab's are on a

@@ -1,9 +1,9 @@
 """D1 · M1: the loop trusts the declared stop_reason, and a streamed tool call is lost."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
+from lab.kernel.observables import ran
+from lab.kernel.scenario import Scenario
 from lab.model import text, tool_use, turn
-from lab.observables import ran
-from lab.scenario import Scenario
 
 EXPERIMENT = Experiment(
     id="D1",

@@ -1,8 +1,8 @@
 """D1b · M1: the declaration says tool_use, the content holds none: an empty result turn."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
+from lab.kernel.scenario import Scenario
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario
 
 EXPERIMENT = Experiment(
     id="D1b",

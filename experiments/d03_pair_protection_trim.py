@@ -1,8 +1,8 @@
 """D3 · M3: the history trimmer cuts between a tool_use and its tool_result (the seed's D3)."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
+from lab.kernel.scenario import Scenario
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario
 
 EXPERIMENT = Experiment(
     id="D3",

@@ -1,9 +1,9 @@
 """D4 · M4: the human is asked before the hard deny list, and `rm -rf /` runs."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
 from lab.harness.permissions import course_permissions
+from lab.kernel.scenario import Scenario
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario
 
 EXPERIMENT = Experiment(
     id="D4",

@@ -1,8 +1,8 @@
 """D7 · M2: an unknown tool name raises instead of becoming a result; the run crashes."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
+from lab.kernel.scenario import Scenario
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario
 
 EXPERIMENT = Experiment(
     id="D7",

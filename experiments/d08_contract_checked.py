@@ -1,9 +1,9 @@
 """D8 · M2: the schema<->signature contract goes unchecked, and the course blows up on first use."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
 from lab.harness.tools import Tool
+from lab.kernel.scenario import Scenario
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario
 
 
 def word_count_tool(world):

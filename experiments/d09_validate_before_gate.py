@@ -1,9 +1,9 @@
 """D9 · M3: the permission gate runs before validation; the human is asked about junk."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
 from lab.harness.permissions import Permissions
+from lab.kernel.scenario import Scenario
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario
 
 EXPERIMENT = Experiment(
     id="D9",

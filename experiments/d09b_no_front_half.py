@@ -1,9 +1,9 @@
 """D9b · M3: the course's chain of two stages; a malformed call meets the gates, then the handler."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
 from lab.harness.permissions import Permissions
+from lab.kernel.scenario import Scenario
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario
 
 EXPERIMENT = Experiment(
     id="D9b",

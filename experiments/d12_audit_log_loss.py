@@ -1,9 +1,9 @@
 """D12 · M5: with the course's short-circuit, denied calls never reach the audit log."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
 from lab.harness.permissions import Permissions
+from lab.kernel.scenario import Scenario
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario
 
 
 def audit_log(payload):

@@ -1,8 +1,8 @@
 """D13 · M5: a PostToolUse callback that returns a value silently skips the later ones."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
+from lab.kernel.scenario import Scenario
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario
 
 
 def large_output_warning(payload):

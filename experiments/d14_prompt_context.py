@@ -1,8 +1,8 @@
 """D14 · M5: the UserPromptSubmit hook's context is discarded; nothing is injected."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
+from lab.kernel.scenario import Scenario
 from lab.model import text, turn
-from lab.scenario import Scenario
 
 
 def style_guide(payload):

@@ -1,9 +1,9 @@
 """D15 · M5: a PreToolUse hook's "allow" bypasses a deny rule (the pre-v2.1.77 bug)."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
 from lab.harness.permissions import Permissions
+from lab.kernel.scenario import Scenario
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario
 
 
 def auto_approve(payload):

@@ -1,8 +1,8 @@
 """D16 · M1/M5: no Stop-hook guard; a Stop hook keeps the loop going to the turn limit."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
+from lab.kernel.scenario import Scenario
 from lab.model import text, turn
-from lab.scenario import Scenario
 
 
 def double_check(payload):

@@ -1,8 +1,8 @@
 """D17 · M3: the read tool is not exempt from the size cap; reading spills, forever."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
+from lab.kernel.scenario import Scenario
 from lab.model import ModelRequest, text, tool_use, turn
-from lab.scenario import Scenario
 
 CHASES = 3  # a patient model follows the harness's pointer this many times, then gives up
 

@@ -1,8 +1,8 @@
 """D18 · M2: concurrency decided by the tool; `rm` and `cat` share a parallel tray."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
+from lab.kernel.scenario import Scenario
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario
 
 EXPERIMENT = Experiment(
     id="D18",

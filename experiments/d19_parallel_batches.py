@@ -1,8 +1,8 @@
 """D19 · M2: no parallel trays; eight independent reads take eight times as long."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
+from lab.kernel.scenario import Scenario
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario
 
 CHAPTERS = {f"ch{i}.md": f"# Chapter {i}\n" for i in range(1, 9)}
 

@@ -1,8 +1,8 @@
 """D20 · M1: without a retry policy one 529 ends a run that the reference harness finishes."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
+from lab.kernel.scenario import Scenario
 from lab.model import overloaded, text, tool_use, turn
-from lab.scenario import Scenario
 
 EXPERIMENT = Experiment(
     id="D20",

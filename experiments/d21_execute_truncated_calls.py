@@ -1,8 +1,8 @@
 """D21 · M3: a tool call cut by max_tokens runs with what the SDK made of it."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
+from lab.kernel.scenario import Scenario
 from lab.model import cut_off, text, tool_use, turn
-from lab.scenario import Scenario
 from lab.testing.catalog import extra_tools
 
 PREVIEW = {"path": "/workspace", "keep": ["src", "docs"], "dry_run": True}

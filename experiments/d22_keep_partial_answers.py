@@ -1,8 +1,8 @@
 """D22 · M3: a stream fails after a tool_use block; keeping the partial answer breaks pairing."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
+from lab.kernel.scenario import Scenario
 from lab.model import stream_error, text, tool_use, turn
-from lab.scenario import Scenario
 
 LOOK = turn(
     text("Let me read the notes first."),

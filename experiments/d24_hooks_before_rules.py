@@ -1,9 +1,9 @@
 """D24 · M5: the hooks are consulted after the rules; an allow rule outranks a blocking hook."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
 from lab.harness.permissions import Permissions
+from lab.kernel.scenario import Scenario
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario
 
 
 def protect_src(payload):

@@ -1,9 +1,9 @@
 """D25 · M5: hooks that said nothing are read as an allow; the human is never asked."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
 from lab.harness.permissions import Permissions
+from lab.kernel.scenario import Scenario
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario
 
 
 def audit_log(payload):

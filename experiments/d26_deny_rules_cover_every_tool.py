@@ -1,9 +1,9 @@
 """D26 · M4: the deny gate guards bash only; a file tool that a deny rule covers only asks."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
 from lab.harness.permissions import Permissions
+from lab.kernel.scenario import Scenario
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario
 
 EXPERIMENT = Experiment(
     id="D26",

@@ -2,10 +2,10 @@
 
 import hashlib
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
 from lab.harness.tools import Tool
+from lab.kernel.scenario import Scenario
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario
 
 NOTES = ["ship on Friday", "ask Li about the API", "renew the certificate", "book the room"]
 

@@ -1,10 +1,10 @@
 """D28 · M4: string matching is no security boundary; without the sandbox, evasions land."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
 from lab.harness.permissions import Permissions, course_permissions
+from lab.kernel.scenario import Scenario
+from lab.kernel.trace import ToolExecuted
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario
-from lab.trace import ToolExecuted
 from lab.world.sandbox import READ_ONLY
 
 COURSE = course_permissions()  # the course's substring deny list and its ask rule on "rm "

@@ -1,8 +1,8 @@
 """D29 · M1: the harness drops the thinking blocks when it sends a turn back; the API says 400."""
 
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
+from lab.kernel.scenario import Scenario
 from lab.model import text, thinking, tool_use, turn
-from lab.scenario import Scenario
 
 EXPERIMENT = Experiment(
     id="D29",

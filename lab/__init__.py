@@ -29,12 +29,12 @@ from lab.lazy import lazy_exports
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # never run: where the type checker finds each name below
-    from lab.experiment import Experiment
+    from lab.chapter.experiment import Experiment
+    from lab.kernel.runner import run
+    from lab.kernel.scenario import Scenario
+    from lab.kernel.switches import Switches
     from lab.model.fake_api import FakeMessagesAPI
     from lab.model.script import text, tool_use, turn
-    from lab.runner import run
-    from lab.scenario import Scenario
-    from lab.switches import Switches
     from lab.testing.wire import assert_wire, run_wire
 
 # A list written out, not computed: type checkers and linters read `__all__` as it is written.
@@ -54,11 +54,11 @@ __all__ = [
 # module -> the names it defines, for the run time (tests/test_layout.py checks that this table,
 # the imports above and `__all__` name the same things)
 MODULES = {
-    "lab.switches": ("Switches",),
-    "lab.scenario": ("Scenario",),
+    "lab.kernel.switches": ("Switches",),
+    "lab.kernel.scenario": ("Scenario",),
     "lab.model.script": ("text", "tool_use", "turn"),
-    "lab.runner": ("run",),
-    "lab.experiment": ("Experiment",),
+    "lab.kernel.runner": ("run",),
+    "lab.chapter.experiment": ("Experiment",),
     "lab.model.fake_api": ("FakeMessagesAPI",),
     "lab.testing.wire": ("assert_wire", "run_wire"),
 }

@@ -11,8 +11,8 @@ import signal
 import sys
 from types import FrameType
 
-from lab.errors import UsageError
-from lab.language import INTERRUPTED, chosen_lang
+from lab.kernel.errors import UsageError
+from lab.languages.choice import INTERRUPTED, chosen_lang
 
 
 def interrupted_while_loading(signum: int, frame: FrameType | None) -> None:

@@ -32,9 +32,9 @@
 # `LANG = "en"` 切换成英文视图 / switches the views to English.
 
 # %%
-from lab.experiment import load_all, run_experiment
+from lab.chapter.experiment import load_all, run_experiment
 from lab.notebook import claims, html, mechanism_map, panorama
-from lab.predict import check
+from lab.classroom.predict import check
 from lab.views.report import switches_view
 
 LANG = "zh"

@@ -34,7 +34,7 @@
 from lab.harness.loop import ContentTest, DeclaredStopReason, Harness
 from lab.harness.model_call import ask
 from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, sides, timeline, verdict
-from lab.predict import check
+from lab.classroom.predict import check
 
 LANG = "zh"
 
@@ -160,18 +160,18 @@ side_by_side(d29.before, d29.after, (sides(LANG)[0], "keep_thinking_blocks=False
 #
 # > 其一，它什么都敢执行——一条删库命令和一条列目录命令在它眼里没有区别。（本章 §1）
 #
-# 运行代码：教学版 s01 的循环（`lab/course_steps.py` 按课程的事实写成的小模型），没有扫码口、没有门禁、没有插线口。
+# 运行代码：教学版 s01 的循环（`lab/chapter/course_steps.py` 按课程的事实写成的小模型），没有扫码口、没有门禁、没有插线口。
 # 模型先要列目录，再要删掉 `src`：两条命令走的是同一行 `run_bash(...)`，而 `run_bash` 自己只拒绝几个固定的字符串，
 # `rm -rf src` 不在其中。删掉的是虚拟磁盘上的文件，不碰你的机器。
 #
 # By running code: the course's s01 loop (a small model written from the course's facts,
-# `lab/course_steps.py`) with no chain of checks, no gates and no sockets. The model lists the
+# `lab/chapter/course_steps.py`) with no chain of checks, no gates and no sockets. The model lists the
 # workspace, then deletes `src`: both go through the same line, `run_bash(...)`, whose own few
 # refusals are fixed strings that `rm -rf src` does not hold. What is lost is on the virtual disk,
 # never the host.
 
 # %% tags=["skip-in-class"]
-from lab.course_steps import run_bash, run_course, s01_step
+from lab.chapter.course_steps import run_bash, run_course, s01_step
 from lab.model import text, tool_use, turn
 from lab.notebook import course_run_view
 from lab.world import World

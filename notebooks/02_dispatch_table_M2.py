@@ -37,7 +37,7 @@
 from lab.harness.batching import PerInput, PerTool, Trays
 from lab.harness.tools import ToolRegistry, contract_mismatch, invoke
 from lab.notebook import Pair, code, experiment, outcome, side_by_side, sides, tray_chart, verdict
-from lab.predict import check
+from lab.classroom.predict import check
 
 LANG = "zh"
 
@@ -55,18 +55,18 @@ code(ToolRegistry.register, contract_mismatch, invoke, highlight="mismatch")
 #
 # > s01 的执行行是硬编码的 `run_bash(...)`；s02 起改成「按名字查表、以实参展开调用」，此后课程再未变过【一】。
 #
-# 运行代码：两章用的是同一个循环 `run_course`，变的只是执行一次调用的那一行（`lab/course_steps.py`）。
+# 运行代码：两章用的是同一个循环 `run_course`，变的只是执行一次调用的那一行（`lab/chapter/course_steps.py`）。
 # s01 只给模型一个 bash，什么调用都当命令跑；s02 按名字查号码簿，以实参展开调用，查不到就回一句 `Unknown: <name>`。
 #
 # By running code: both chapters run the same loop, `run_course`; only the line that runs one call
-# changes (`lab/course_steps.py`). s01 offers bash alone and runs every call as a command; s02 looks
+# changes (`lab/chapter/course_steps.py`). s01 offers bash alone and runs every call as a command; s02 looks
 # the name up in the table and expands the input into the handler's arguments, and an unknown name
 # gets `Unknown: <name>` back.
 
 # %% tags=["skip-in-class"]
 from IPython.display import display
 
-from lab.course_steps import chapter_tools, run_course, s01_step, s02_step
+from lab.chapter.course_steps import chapter_tools, run_course, s01_step, s02_step
 from lab.model import text, tool_use, turn
 from lab.notebook import course_run_view
 from lab.world import World
@@ -210,9 +210,9 @@ verdict(d27, LANG)
 # %% tags=["skip-in-class"]
 from lab.harness.batching import MAX_PARALLEL
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario, run_scenario
-from lab.switches import Switches
-from lab.trace import BatchRan
+from lab.kernel.scenario import Scenario, run_scenario
+from lab.kernel.switches import Switches
+from lab.kernel.trace import BatchRan
 
 twelve = {f"ch{i}.md": f"# {i}\n" for i in range(1, 13)}
 reads = Scenario(

@@ -47,7 +47,7 @@
 from lab.harness.checks import GATE_FIRST, ORDER, CheckChain, ChecksFirst, GatesFirst
 from lab.harness.results import ResultCaps
 from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, sides, timeline, verdict
-from lab.predict import check
+from lab.classroom.predict import check
 
 LANG = "zh"
 
@@ -73,8 +73,8 @@ code(ChecksFirst, GatesFirst, CheckChain.judge, highlight="stages =")
 # keeps stands in the reference's order.
 
 # %% tags=["skip-in-class"]
-from lab.cli.parts import assemble
-from lab.switches import Switches
+from lab.cli.parts_command import assemble
+from lab.kernel.switches import Switches
 
 reference_chain = assemble(Switches(), "").chain
 course_chain = assemble(Switches.course(), "").chain

@@ -32,7 +32,7 @@
 # %%
 from lab.harness.permissions import Gates, course_permissions
 from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, sides, verdict
-from lab.predict import check
+from lab.classroom.predict import check
 
 LANG = "zh"
 
@@ -171,7 +171,7 @@ side_by_side(d11.before, d11.after, (sides(LANG)[0], "split_compound_commands=Fa
 from lab.harness.permissions import Permissions
 from lab.model import text, tool_use, turn
 from lab.notebook import turn_view
-from lab.scenario import Scenario, run_scenario
+from lab.kernel.scenario import Scenario, run_scenario
 
 piped = Scenario(
     [turn(tool_use("bash", {"command": "echo ls | sh"})), turn(text("ok"))],
@@ -193,8 +193,8 @@ turn_view(run_scenario(piped), LANG)
 # %% tags=["skip-in-class"]
 from lab.harness.permissions import Permissions
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario, run_scenario
-from lab.trace import GateDecision
+from lab.kernel.scenario import Scenario, run_scenario
+from lab.kernel.trace import GateDecision
 
 narrow = Scenario(
     [turn(tool_use("bash", {"command": "rm notes.txt"})), turn(text("ok"))],

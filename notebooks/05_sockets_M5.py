@@ -36,7 +36,7 @@
 # %%
 from lab.harness.hooks import Sockets
 from lab.notebook import Pair, Stepper, code, experiment, outcome, side_by_side, sides, timeline, verdict
-from lab.predict import check
+from lab.classroom.predict import check
 
 LANG = "zh"
 
@@ -187,9 +187,9 @@ verdict(d16, LANG)
 # %% tags=["skip-in-class"]
 from dataclasses import replace
 
-from lab.scenario import run_scenario
-from lab.switches import Switches
-from lab.trace import HookFired
+from lab.kernel.scenario import run_scenario
+from lab.kernel.switches import Switches
+from lab.kernel.trace import HookFired
 
 
 def after_batch(payload):
@@ -224,7 +224,7 @@ def batches_seen(switches):
 # hooks feed it; in the course permission is just the first PreToolUse callback.
 
 # %% tags=["skip-in-class"]
-from lab.cli.parts import assemble
+from lab.cli.parts_command import assemble
 
 for label, switches in (("Switches()", Switches()), ("Switches.course()", Switches.course())):
     built = assemble(switches, label)
@@ -235,11 +235,11 @@ for label, switches in (("Switches()", Switches()), ("Switches.course()", Switch
 #
 # > s03 里权限还是循环体中的一行硬编码调用，s04 之后它只是前置事件回调列表里的第一项，和日志回调平级【一】。
 #
-# 运行代码：同一段脚本走两章的循环（`lab/course_steps.py`）。s03 在执行前点名 `check_permission`；s04 的执行步骤
+# 运行代码：同一段脚本走两章的循环（`lab/chapter/course_steps.py`）。s03 在执行前点名 `check_permission`；s04 的执行步骤
 # 只触发前置事件，权限是它的第一个回调，审计日志 `log_hook` 是第二个。两章拦下的调用一样、问人的次数一样，
 # 但 s04 的审计日志里没有被拦下的那两次：短路让审计漏记（D12）。
 #
-# By running code: one script through both chapters' loops (`lab/course_steps.py`). s03 names
+# By running code: one script through both chapters' loops (`lab/chapter/course_steps.py`). s03 names
 # `check_permission` before running a call; s04's step only fires PreToolUse, whose first callback
 # is permission and second the audit log, `log_hook`. Both refuse the same calls and ask the human
 # the same question, but s04's audit log misses the two refused calls: the short-circuit (D12).
@@ -247,7 +247,7 @@ for label, switches in (("Switches()", Switches()), ("Switches.course()", Switch
 # %% tags=["skip-in-class"]
 from IPython.display import display
 
-from lab.course_steps import run_course, s03_step, s04_step, trigger_hooks
+from lab.chapter.course_steps import run_course, s03_step, s04_step, trigger_hooks
 from lab.model import text, tool_use, turn
 from lab.notebook import course_run_view
 from lab.world import World

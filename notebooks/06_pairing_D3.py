@@ -33,8 +33,8 @@
 # %%
 from lab.harness.pairing import Pairing, PairsBroken, PairsKept
 from lab.notebook import Pair, code, experiment, html, outcome, side_by_side, sides, verdict
-from lab.observables import pairs_intact
-from lab.predict import check
+from lab.kernel.observables import pairs_intact
+from lab.classroom.predict import check
 from lab.views.report import messages_view
 
 LANG = "zh"

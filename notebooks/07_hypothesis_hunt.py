@@ -25,8 +25,8 @@
 
 # %%
 from lab.notebook import Pair, case_view, code, invariants_view, matrix_view
-from lab.predict import check
-from lab.switches import Switches
+from lab.classroom.predict import check
+from lab.kernel.switches import Switches
 from lab.testing import BY_NAME
 from lab.testing.search import hunt, kill_matrix, search
 

@@ -33,8 +33,8 @@
 
 # %%
 from lab.notebook import outcome, timeline, verdict
-from lab.notebook import probe as bench
-from lab.predict import check
+from lab.notebook import probe_inline as bench
+from lab.classroom.predict import check
 
 LANG = "zh"
 

@@ -26,13 +26,13 @@
 # %%
 from dataclasses import replace
 
-from lab.compare import as_the_course
+from lab.chapter.compare import as_the_course
 from lab.harness.permissions import Permissions
 from lab.notebook import course_view, experiment, outcome, side_by_side, sides, verdict
-from lab.predict import check
-from lab.scenario import run_scenario
-from lab.switches import Switches
-from lab.trace import GateDecision, HumanAsked, RunEnded, ToolCallSeen, ToolExecuted
+from lab.classroom.predict import check
+from lab.kernel.scenario import run_scenario
+from lab.kernel.switches import Switches
+from lab.kernel.trace import GateDecision, HumanAsked, RunEnded, ToolCallSeen, ToolExecuted
 
 LANG = "zh"
 

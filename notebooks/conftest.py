@@ -22,7 +22,7 @@ from nbmake.pytest_items import NotebookFailedException, NotebookItem
 
 SOURCE = re.compile(r"\d\d_\w+\.py")
 # Notebooks that run the session's shared `lab probe` command (tests/shared_probe.py): their kernel
-# is handed its result (lab/notebook/probe.py: LAB_PROBE_SHARED) instead of running it again.
+# is handed its result (lab/notebook/probe_inline.py: LAB_PROBE_SHARED) instead of running it again.
 SHARED_PROBE = {"08_real_harnesses.py"}
 # The slow tier (`pytest -m slow`, tests/conftest.py): the notebook that hunts with hypothesis and
 # the one that reads the shared probe of the real peers (in the tier of its two other readers).

@@ -5,11 +5,11 @@ not of the README's suite (a fresh clone has no ../shared beside it):
     .venv/bin/python tests/seed_checks.py [SEED_FOLDER]      # default: ../shared/seed
 
 What counts as a quote: every `> ` paragraph with Chinese in a notebook's Markdown, and every
-「…」 with two or more Chinese characters in experiments/*.py, lab/switches.py,
-lab/questions/ and lab/views/source_words.py. A quote may leave words out with 「……」; each
-piece must be in the seed as written, with the seed's 【一】【二】【三…】 marks where the seed has
-them: a piece that stops just before one of them, or starts inside an attribution it does not
-open, drops it.
+「…」 with two or more Chinese characters in experiments/*.py, lab/kernel/switches.py,
+lab/classroom/questions/ and lab/views/source_words.py. A quote may leave words out with
+「……」; each piece must be in the seed as written, with the seed's 【一】【二】【三…】 marks where
+the seed has them: a piece that stops just before one of them, or starts inside an attribution
+it does not open, drops it.
 
 Exits 0 when every quote is found, 1 with one line per quote that is not, 2 when the seed folder
 holds no text. tests/test_notebooks.py checks this checker on a seed of its own.
@@ -29,8 +29,8 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
 EXPERIMENTS = sorted((ROOT / "experiments").glob("*.py"))
 SOURCES = [
     *EXPERIMENTS,
-    ROOT / "lab" / "switches.py",
-    *sorted((ROOT / "lab" / "questions").glob("*.py")),
+    ROOT / "lab" / "kernel" / "switches.py",
+    *sorted((ROOT / "lab" / "classroom" / "questions").glob("*.py")),
 ]
 SOURCES.append(ROOT / "lab" / "views" / "source_words.py")  # the claims' sources in Chinese
 SEED = ROOT.parent / "shared" / "seed"

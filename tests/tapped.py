@@ -1,16 +1,16 @@
 """What the fake answers a step, as the one tap writes it down: for trials written by hand.
 
 A hand-made probe Trial states each request's reply; this plays the step on a real fake API
-behind a real Tap (lab/record.py), so a test never derives a reply a second way.
+behind a real Tap (lab/kernel/record.py), so a test never derives a reply a second way.
 """
 
 from __future__ import annotations
 
 import httpx2
 
+from lab.kernel.record import NOTED_KINDS, Reply, Tap, WatchedModel
 from lab.model import FakeMessagesAPI
 from lab.model.script import StreamDropped, StreamError
-from lab.record import NOTED_KINDS, Reply, Tap, WatchedModel
 
 ASK = {"model": "m", "max_tokens": 50, "messages": [{"role": "user", "content": "go"}]}
 

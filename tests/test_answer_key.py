@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lab.answer_key import answer_key, entry
-from lab.questions import QUESTIONS
+from lab.classroom.answer_key import answer_key, entry
+from lab.classroom.questions import QUESTIONS
 
 KEY = Path(__file__).resolve().parent.parent / "docs" / "teacher" / "answer-key.md"
 
 
 def test_the_answer_key_is_current():
     assert KEY.read_text(encoding="utf-8") == answer_key(), (
-        "docs/teacher/answer-key.md is stale: python -m lab.answer_key > docs/teacher/answer-key.md"
+        "docs/teacher/answer-key.md is stale: python -m lab.classroom.answer_key >"
+        " docs/teacher/answer-key.md"
     )
 
 

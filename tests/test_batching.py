@@ -13,11 +13,11 @@ from lab.harness.batching import MAX_PARALLEL, Trays
 from lab.harness.checks import Call
 from lab.harness.switchboard import parts_for
 from lab.harness.tools import Tool
+from lab.kernel.observables import makespan_s, stale_reads
+from lab.kernel.scenario import Scenario, run_scenario
+from lab.kernel.switches import Switches
+from lab.kernel.trace import BatchRan, HookFired, ToolExecuted, Trace
 from lab.model import text, tool_use, turn
-from lab.observables import makespan_s, stale_reads
-from lab.scenario import Scenario, run_scenario
-from lab.switches import Switches
-from lab.trace import BatchRan, HookFired, ToolExecuted, Trace
 from lab.world import World, course_tools
 
 NOT_FOUND = "cat: notes.txt: No such file or directory\n(exit status 1)"

@@ -8,11 +8,9 @@ import pytest
 from lab.harness.permissions import course_permissions
 from lab.harness.results import PREVIEW_CHARS, RESULT_CAP, SPILL_DIR, ResultCaps
 from lab.harness.tools import Tool
-from lab.model import text, tool_use, turn
-from lab.scenario import Scenario, run_scenario
-from lab.switches import Switches
-from lab.testing.catalog import extra_tools
-from lab.trace import (
+from lab.kernel.scenario import Scenario, run_scenario
+from lab.kernel.switches import Switches
+from lab.kernel.trace import (
     CheckFailed,
     GateDecision,
     HookFired,
@@ -23,6 +21,8 @@ from lab.trace import (
     ToolRefused,
     Trace,
 )
+from lab.model import text, tool_use, turn
+from lab.testing.catalog import extra_tools
 from lab.world import World
 from lab.world.world import SYSTEM_FILES
 

@@ -9,10 +9,9 @@ from lab.harness.layers import Layers
 from lab.harness.permissions import Permissions
 from lab.harness.switchboard import parts_for
 from lab.harness.tools import ToolRegistry
-from lab.model import text, tool_use, turn
-from lab.scenario import Scenario, run_scenario
-from lab.switches import Switches
-from lab.trace import (
+from lab.kernel.scenario import Scenario, run_scenario
+from lab.kernel.switches import Switches
+from lab.kernel.trace import (
     CheckFailed,
     CheckPassed,
     GateDecision,
@@ -21,6 +20,7 @@ from lab.trace import (
     ToolExecuted,
     Trace,
 )
+from lab.model import text, tool_use, turn
 from lab.world import World, course_tools
 
 STAGES = ["known_tool", "complete_input", "validation", "tool_check", "hooks", "permission"]

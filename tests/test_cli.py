@@ -19,7 +19,7 @@ from pathlib import Path
 import patience
 import pytest
 
-from lab.experiment import experiments_dir, load_all
+from lab.chapter.experiment import experiments_dir, load_all
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPERIMENTS = load_all()

@@ -15,13 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lab.experiment import ExperimentFileError, experiments_dir, load_all, load_file
+from lab.chapter.experiment import ExperimentFileError, experiments_dir, load_all, load_file
 
 # Every field on a line of its own, so a problem can be pinned to its line.
 TEMPLATE = """\
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario
+from lab.kernel.scenario import Scenario
 
 EXPERIMENT = Experiment(
     id={id},
@@ -172,9 +172,9 @@ def test_raw_json_loads_when_the_scenario_streams(tmp_path):
 
 # -- errors while running: that experiment's, one line; the others still run ------------------
 RAISING = """\
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
 from lab.model import text, turn
-from lab.scenario import Scenario
+from lab.kernel.scenario import Scenario
 
 
 def measure(run):

@@ -14,10 +14,10 @@ from types import SimpleNamespace
 
 import pytest
 
+import lab.chapter.experiment
 import lab.cli.searches as searches
-import lab.experiment
+from lab.chapter.experiment import experiments_dir
 from lab.cli import main
-from lab.experiment import experiments_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,7 +35,7 @@ def no_work(monkeypatch):
     def work(*_, **__):
         raise AssertionError("work started before the output path was checked")
 
-    monkeypatch.setattr(lab.experiment, "run_experiment", work)
+    monkeypatch.setattr(lab.chapter.experiment, "run_experiment", work)
     monkeypatch.setattr(searches, "hunt", work)
 
 
@@ -108,9 +108,9 @@ def test_a_real_full_disk_under_stdout_is_exit_2_without_a_traceback():
 
 
 RAISING = """\
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
 from lab.model import text, turn
-from lab.scenario import Scenario
+from lab.kernel.scenario import Scenario
 
 
 def measure(run):

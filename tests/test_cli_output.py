@@ -10,9 +10,9 @@ import re
 import pytest
 from rich.cells import cell_len
 
-from lab.experiment import load_all, run_experiment, select
-from lab.switches import Switches, switch_info, switch_names
-from lab.trace import ResultAppended
+from lab.chapter.experiment import load_all, run_experiment, select
+from lab.kernel.switches import Switches, switch_info, switch_names
+from lab.kernel.trace import ResultAppended
 from lab.views.transcript import WORDS
 
 EXPERIMENTS = load_all()
@@ -173,7 +173,7 @@ def vocabulary(view) -> set[str]:
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("argv", [["switches"], ["check", "--list"]], ids=" ".join)
 def test_tables_stack_at_narrow_widths_and_split_no_word(lab, monkeypatch, width, argv):
-    from lab.views.exercises import list_view
+    from lab.views.exercise_results import list_view
     from lab.views.report import switches_view
 
     view = switches_view() if argv == ["switches"] else list_view()

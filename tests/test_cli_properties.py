@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import lab.cli.searches as commands
+from lab.chapter.experiment import load_all
+from lab.classroom.exercises import EXERCISES
 from lab.cli import main
-from lab.exercises import EXERCISES
-from lab.experiment import load_all
-from lab.switches import BOOLEAN_WORDS, switch_names
+from lab.kernel.switches import BOOLEAN_WORDS, switch_names
 from lab.testing.search import Matrix, Row, flipped_value
 
 IDS = [e.id for e in load_all()]

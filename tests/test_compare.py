@@ -7,15 +7,19 @@ from dataclasses import replace
 
 import pytest
 
-from lab.compare import Row, compare, in_preset
-from lab.course_rules import DENY_LIST, REVISION_MARK, revision_dependent
-from lab.disputes import DISPUTED_FRONT_HALF
-from lab.experiment import load_all
+from lab.chapter.compare import Row, compare, in_preset
+from lab.chapter.course_rules import DENY_LIST, REVISION_MARK, revision_dependent
+from lab.chapter.disputes import DISPUTED_FRONT_HALF
+from lab.chapter.experiment import load_all
 from lab.harness.permissions import Permissions, course_permissions
-from lab.observables import human_prompts, human_prompts_for_invalid_calls, ran_denied_by_rule
-from lab.scenario import run_scenario
-from lab.switches import Switches, switch_info
-from lab.views.compare import WORDS, verdict
+from lab.kernel.observables import (
+    human_prompts,
+    human_prompts_for_invalid_calls,
+    ran_denied_by_rule,
+)
+from lab.kernel.scenario import run_scenario
+from lab.kernel.switches import Switches, switch_info
+from lab.views.compare_table import WORDS, verdict
 
 EXPERIMENTS = {e.id: e for e in load_all()}
 COURSE = Switches.course()

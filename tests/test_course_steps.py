@@ -1,5 +1,6 @@
-"""The course's loop chapter by chapter (lab/course_steps.py): s01 runs whatever it is asked,
-s02 looks names up, s03 checks permission in the loop body, s04 in the first PreToolUse hook."""
+"""The course's loop chapter by chapter (lab/chapter/course_steps.py): s01 runs whatever it is
+asked, s02 looks names up, s03 checks permission in the loop body, s04 in the first PreToolUse
+hook."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import inspect
 
 import pytest
 
-from lab.course_steps import STEPS, run_course, s01_step, s02_step, s03_step, s04_step
+from lab.chapter.course_steps import STEPS, run_course, s01_step, s02_step, s03_step, s04_step
 from lab.model import text, tool_use, turn
 from lab.world import World
 

@@ -308,7 +308,7 @@ WORLD_MODULES = sorted(Path(lab.world.__file__).parent.glob("*.py"))
 
 def test_world_has_the_expected_modules() -> None:
     names = {module.name for module in WORLD_MODULES}
-    assert {"__init__.py", "fs.py", "shell.py", "world.py", "tools.py"} <= names
+    assert {"__init__.py", "fs.py", "shell.py", "world.py", "toolbox.py"} <= names
 
 
 @pytest.mark.parametrize("module", WORLD_MODULES, ids=lambda path: path.name)

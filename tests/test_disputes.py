@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from lab.disputes import DISPUTED, DISPUTED_FRONT_HALF
-from lab.switches import switch_info
+from lab.chapter.disputes import DISPUTED, DISPUTED_FRONT_HALF
+from lab.kernel.switches import switch_info
 from lab.views.switch_words import course_why
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,7 +51,7 @@ def test_every_place_that_names_the_claim_says_it_is_disputed(name):
             flat(dispute.zh) in flat(text)
             or flat(dispute.en) in flat(text)
             or "DISPUTED_FRONT_HALF" in text
-            or ("disputed" in text and "lab/disputes.py" in text)
+            or ("disputed" in text and "lab/chapter/disputes.py" in text)
         )
         if path.name == "README.md":  # prose of its own: in both languages
             said = said and "本实验室的读法不同" in text

@@ -7,8 +7,8 @@ import textwrap
 
 import pytest
 
+from lab.classroom.exercises import EXERCISES, check, starters_dir
 from lab.cli import main
-from lab.exercises import EXERCISES, check, starters_dir
 
 SOLUTIONS = {
     "m1_lost_call": """

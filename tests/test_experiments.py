@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from lab.experiment import ExperimentError, load_all, load_file, run_experiment, select
+from lab.chapter.experiment import ExperimentError, load_all, load_file, run_experiment, select
 
 EXPERIMENTS = load_all()
 
@@ -45,8 +45,8 @@ def write(tmp_path, body: str):
         ("import nothing_here\n", "ModuleNotFoundError"),
         (
             """
-            from lab.experiment import Experiment
-            from lab.scenario import Scenario
+            from lab.chapter.experiment import Experiment
+            from lab.kernel.scenario import Scenario
             EXPERIMENT = Experiment(
                 id="D99", mechanism="M9", title={"en": "t"}, takeaway={"en": "t", "zh": "t"},
                 flips={"no_such_switch": True}, scenario=Scenario([]), expect={"nothing": (1, 2)},

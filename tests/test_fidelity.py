@@ -9,7 +9,7 @@ import re
 import pytest
 from hypothesis import given
 
-from lab.experiment import GRADES, OWN_SOURCE, load_all, run_experiment, select
+from lab.chapter.experiment import GRADES, OWN_SOURCE, load_all, run_experiment, select
 from lab.harness.checks import Call
 from lab.harness.permissions import (
     Gates,
@@ -20,13 +20,13 @@ from lab.harness.permissions import (
     course_permissions,
 )
 from lab.harness.tools import Tool, ToolError, invoke, invoke_unguarded
+from lab.kernel.observables import files_lost, human_prompts, human_prompts_for_invalid_calls
+from lab.kernel.scenario import Scenario, run_scenario
+from lab.kernel.switches import Switches, switch_info, switch_names
+from lab.kernel.trace import CheckPassed, GateDecision, RunEnded, ToolExecuted, Trace
 from lab.model import text, tool_use, turn
-from lab.observables import files_lost, human_prompts, human_prompts_for_invalid_calls
-from lab.scenario import Scenario, run_scenario
-from lab.switches import Switches, switch_info, switch_names
 from lab.testing import BY_NAME
 from lab.testing.strategies import focused_cases
-from lab.trace import CheckPassed, GateDecision, RunEnded, ToolExecuted, Trace
 from lab.views.report import NO_LINE_START, break_lines, grade_label
 from lab.world import World, is_read_only, split_commands
 
@@ -102,8 +102,8 @@ def test_the_course_preset_is_marked_as_crashing():
 def test_the_course_has_no_check_of_its_own_before_the_handler():
     """The seed (§5): the course implements only the last two stages 【一】 (D9b, the switch
     own_front_checks). The lab reads the rest differently from the chapter (被外部件代工 is
-    disputed: lab/disputes.py). With the course's switches a malformed call passes the gates and
-    reaches handler(**block.input), which raises, and with no try around it the run crashes
+    disputed: lab/chapter/disputes.py). With the course's switches a malformed call passes the gates
+    and reaches handler(**block.input), which raises, and with no try around it the run crashes
     (as D8)."""
     d9 = EXPERIMENTS["D9"]
     course = run_scenario(d9.scenario, COURSE)

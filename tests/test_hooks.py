@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from lab.compare import as_the_course
+from lab.chapter.compare import as_the_course
 from lab.harness.hooks import STOP_BLOCK_CAP
 from lab.harness.permissions import Permissions
 from lab.harness.tools import Tool
-from lab.model import ModelRequest, text, tool_use, turn
-from lab.scenario import Scenario, Setup, run_scenario, wire
-from lab.switches import Switches
-from lab.trace import (
+from lab.kernel.scenario import Scenario, Setup, run_scenario, wire
+from lab.kernel.switches import Switches
+from lab.kernel.trace import (
     CheckFailed,
     GateDecision,
     HookFailed,
@@ -19,6 +18,7 @@ from lab.trace import (
     StopContinued,
     ToolExecuted,
 )
+from lab.model import ModelRequest, text, tool_use, turn
 
 FILES = {"notes.txt": "keep me\n", "a.txt": "alpha\n"}
 COURSE = Switches(course_hook_semantics=True)

@@ -11,8 +11,8 @@ import subprocess
 
 import pytest
 
+from lab.chapter.experiment import load_all
 from lab.cli import main
-from lab.experiment import load_all
 
 IDS = [e.id for e in load_all()]
 
@@ -88,7 +88,7 @@ MEASURE = (
 def test_side_by_side_views_fit_a_1200_px_page(tmp_path, lang, chromium):
     """The report's side-by-side runs and a notebook's, in Chromium 1200 px wide: nothing
     reaches past the page and no view scrolls sideways."""
-    from lab.experiment import run_experiment, select
+    from lab.chapter.experiment import run_experiment, select
     from lab.notebook import Pair, experiment
     from lab.views.html_report import page
 
@@ -135,7 +135,7 @@ document.body.setAttribute('data-narrow', JSON.stringify(out));
 
 def test_the_zh_claims_table_never_stacks_characters_one_per_line(tmp_path, chromium):
     """Issue 30: at 1280 px the Chinese claims table's headers stacked one character a line."""
-    from lab.experiment import run_experiment
+    from lab.chapter.experiment import run_experiment
     from lab.views.html_report import page
 
     report = page([run_experiment(e) for e in load_all()], "zh")

@@ -15,36 +15,36 @@ FLOORS = [
     # 0 leaves: errors, the switchboard, the trace, the tool type, FILE:LINE of a field, a user's
     # file run fresh, jsonschema loaded late, the chapter's claims the lab reads otherwise (data)
     {
-        "lab.errors",
+        "lab.kernel.errors",
         "lab.lazy",
-        "lab.switches",
-        "lab.trace",
-        "lab.tool",
-        "lab.source_lines",
-        "lab.user_code",
-        "lab.disputes",
-        "lab.schema",
+        "lab.kernel.switches",
+        "lab.kernel.trace",
+        "lab.kernel.tool",
+        "lab.chapter.source_lines",
+        "lab.kernel.user_code",
+        "lab.chapter.disputes",
+        "lab.kernel.schema",
     },
     # text in two languages; a student's answer read and compared
-    {"lab.bilingual", "lab.reading", "lab.language"},
+    {"lab.languages.bilingual", "lab.classroom.reading", "lab.languages.choice"},
     # 1 pieces: the simulated world; the scripted model; the course's own rule set, as data
-    {"lab.world", "lab.model", "lab.course_rules"},
+    {"lab.world", "lab.model", "lab.chapter.course_rules"},
     # the one record of a run, and the judges over it: below the harness they judge, so an
     # oracle cannot borrow the harness's code
-    {"lab.record", "lab.promises"},
+    {"lab.kernel.record", "lab.kernel.promises"},
     # 2 the loop and its layers over those pieces; the course's own steps s01 → s04 beside them
-    {"lab.harness", "lab.course_steps"},
+    {"lab.harness", "lab.chapter.course_steps"},
     # 3 a harness set up and run, and what it measures; the exercises; the reference beside a preset
     {
-        "lab.scenario",
-        "lab.runner",
-        "lab.observables",
-        "lab.experiment",
-        "lab.file_checks",
-        "lab.live",
+        "lab.kernel.scenario",
+        "lab.kernel.runner",
+        "lab.kernel.observables",
+        "lab.chapter.experiment",
+        "lab.chapter.file_checks",
+        "lab.kernel.live",
     },
-    {"lab.exercise_checks", "lab.exercise_table"},
-    {"lab.exercises", "lab.compare"},
+    {"lab.classroom.exercise_checks", "lab.classroom.exercise_table"},
+    {"lab.classroom.exercises", "lab.chapter.compare"},
     # 4 benches: foreign harnesses on the wire; the lab's own, searched (testing uses probe, never
     # the reverse)
     {"lab.probe"},
@@ -55,10 +55,10 @@ FLOORS = [
     # the worksheet and the students' edition
     {
         "lab.notebook",
-        "lab.predict",
-        "lab.questions",
-        "lab.answers",
-        "lab.answer_key",
+        "lab.classroom.predict",
+        "lab.classroom.questions",
+        "lab.classroom.answers",
+        "lab.classroom.answer_key",
         "lab.teacher",
     },
     # 7 commands: the `lab` command, its first step, `python -m lab`, and the package's face (the
@@ -67,35 +67,35 @@ FLOORS = [
 ]
 # Within a floor, only these pairs may import sideways (importer -> imported).
 SIDEWAYS = {
-    ("lab.observables", "lab.scenario"),
-    ("lab.file_checks", "lab.scenario"),
-    ("lab.file_checks", "lab.source_lines"),
-    ("lab.experiment", "lab.scenario"),
-    ("lab.experiment", "lab.observables"),
-    ("lab.experiment", "lab.file_checks"),
-    ("lab.live", "lab.scenario"),
+    ("lab.kernel.observables", "lab.kernel.scenario"),
+    ("lab.chapter.file_checks", "lab.kernel.scenario"),
+    ("lab.chapter.file_checks", "lab.chapter.source_lines"),
+    ("lab.chapter.experiment", "lab.kernel.scenario"),
+    ("lab.chapter.experiment", "lab.kernel.observables"),
+    ("lab.chapter.experiment", "lab.chapter.file_checks"),
+    ("lab.kernel.live", "lab.kernel.scenario"),
     # the judges read the record; the record judges nothing
-    ("lab.promises", "lab.record"),
+    ("lab.kernel.promises", "lab.kernel.record"),
     # the one entry runs a scenario among other things
-    ("lab.runner", "lab.scenario"),
+    ("lab.kernel.runner", "lab.kernel.scenario"),
     # live mode wires the harness through the one entry
-    ("lab.live", "lab.runner"),
+    ("lab.kernel.live", "lab.kernel.runner"),
     # check() looks the question up; the bank never asks back
-    ("lab.predict", "lab.questions"),
+    ("lab.classroom.predict", "lab.classroom.questions"),
     # a question names the function that computes its answer
-    ("lab.questions", "lab.answers"),
+    ("lab.classroom.questions", "lab.classroom.answers"),
     # the teacher's key is written from the bank, with the answers shown as `check` shows them
-    ("lab.answer_key", "lab.questions"),
-    ("lab.answer_key", "lab.predict"),
+    ("lab.classroom.answer_key", "lab.classroom.questions"),
+    ("lab.classroom.answer_key", "lab.classroom.predict"),
     # a switch's course note may be a disputed claim's text
-    ("lab.switches", "lab.disputes"),
+    ("lab.kernel.switches", "lab.chapter.disputes"),
     ("lab.__main__", "lab.start"),
     # Ctrl-C is caught first, then the command is loaded
     ("lab.start", "lab.cli"),
     # the command prints the package's version
     ("lab.cli", "lab"),
     # the table names the function of each check
-    ("lab.exercise_table", "lab.exercise_checks"),
+    ("lab.classroom.exercise_table", "lab.classroom.exercise_checks"),
 }
 PACKAGES = {
     "lab.world",
@@ -120,6 +120,8 @@ def unit(module: str) -> str:
     parts = module.split(".")
     if len(parts) >= 2 and (ROOT / parts[1]).is_dir() and parts[1] not in THEMES:
         return ".".join(parts[:2])
+    if len(parts) >= 3 and parts[1] in THEMES:  # a theme's module, or a package of its own
+        return ".".join(parts[:3])
     return module
 
 
@@ -137,7 +139,8 @@ def imports() -> set[tuple[str, str, str]]:
         module = module.removesuffix(".__init__")
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                # `from lab import exercises` imports the module lab.exercises, not lab itself
+                # `from lab.classroom import exercises` imports the module lab.classroom.exercises,
+                # not lab itself
                 found_in = [f"{node.module}.{alias.name}" for alias in node.names]
                 names = [name if is_module(name) else node.module for name in found_in]
             elif isinstance(node, ast.Import):
@@ -172,7 +175,10 @@ def test_every_import_goes_down_a_floor_or_is_an_allowed_neighbour() -> None:
 def test_no_circle_between_the_packages() -> None:
     edges = {(s, t) for s, t, _ in imports() if s in PACKAGES and t in PACKAGES}
     assert not {(s, t) for s, t in edges if (t, s) in edges}
-    assert ("lab.world", "lab.harness") not in edges  # the tool type lives in the leaf lab.tool
+    assert (
+        "lab.world",
+        "lab.harness",
+    ) not in edges  # the tool type lives in the leaf lab.kernel.tool
 
 
 def test_the_floor_test_sees_an_upward_import() -> None:

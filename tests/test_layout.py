@@ -81,7 +81,7 @@ def test_import_lab_loads_none_of_the_names_it_exports() -> None:
 def test_the_face_example_breaks_one_guarantee() -> None:
     """The docstring's example, run: the reference harness runs the ls, a trusting loop drops it."""
     from lab import Scenario, Switches, run, text, tool_use, turn
-    from lab.observables import tool_calls_dropped, tool_calls_executed
+    from lab.kernel.observables import tool_calls_dropped, tool_calls_executed
 
     script = [turn(tool_use("bash", {"command": "ls"}), stop_reason="end_turn"), turn(text("ok"))]
     before = run(Scenario(script), Switches())

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from lab.classroom.questions import QUESTIONS
 from lab.cli.commands import notebooks_dir
-from lab.questions import QUESTIONS
 from lab.teacher.class_time import class_cells, class_minutes, questions_asked
 
 PLAN = Path(__file__).resolve().parent.parent / "docs" / "teacher" / "lesson-plan.md"

@@ -8,11 +8,11 @@ import time
 import anthropic
 import pytest
 
-from lab.live import LiveError, live_client, live_run
+from lab.kernel.live import LiveError, live_client, live_run
+from lab.kernel.record import Tap, WatchedModel
+from lab.kernel.trace import GateDecision, ModelRetried, ToolExecuted
 from lab.model import ApiError, FakeMessagesAPI, ScriptedModel, rate_limited, text, tool_use, turn
 from lab.model.server import FakeServer
-from lab.record import Tap, WatchedModel
-from lab.trace import GateDecision, ModelRetried, ToolExecuted
 
 HOSTILE = [
     turn(

@@ -8,6 +8,17 @@ from lab.harness.layers import Layers
 from lab.harness.loop import Harness
 from lab.harness.retry import MAX_RETRIES
 from lab.harness.tools import ToolRegistry
+from lab.kernel.observables import pairs_intact, tool_calls_dropped
+from lab.kernel.scenario import Scenario, run_scenario
+from lab.kernel.switches import Switches
+from lab.kernel.trace import (
+    AnswerUnreadable,
+    ModelCalled,
+    ResultAppended,
+    RunEnded,
+    ToolExecuted,
+    Trace,
+)
 from lab.model import (
     FakeMessagesAPI,
     ModelRequest,
@@ -17,10 +28,6 @@ from lab.model import (
     tool_use,
     turn,
 )
-from lab.observables import pairs_intact, tool_calls_dropped
-from lab.scenario import Scenario, run_scenario
-from lab.switches import Switches
-from lab.trace import AnswerUnreadable, ModelCalled, ResultAppended, RunEnded, ToolExecuted, Trace
 from lab.world import World, course_tools
 
 LATE = [

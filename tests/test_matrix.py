@@ -10,9 +10,9 @@ import pytest
 from rich.cells import cell_len
 
 import lab.cli.searches as commands
+from lab.chapter.experiment import load_file, run_experiment
 from lab.cli import main
-from lab.experiment import load_file, run_experiment
-from lab.switches import switch_names
+from lab.kernel.switches import switch_names
 from lab.testing.invariants import INVARIANTS
 from lab.testing.search import Finding, hunt, kill_matrix, matrix_row
 

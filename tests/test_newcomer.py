@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from lab.chapter.experiment import experiments_dir
 from lab.cli import main
-from lab.experiment import experiments_dir
 from lab.probe.serve import resolve
-from lab.views.serve import ServeLog
+from lab.views.serve_log import ServeLog
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
@@ -105,9 +105,9 @@ def test_report_never_writes_over_a_file_unless_forced(flag, name, one_experimen
 
 
 RAISES = """\
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
 from lab.model import text, turn
-from lab.scenario import Scenario
+from lab.kernel.scenario import Scenario
 
 
 def measure(run):

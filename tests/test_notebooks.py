@@ -16,10 +16,10 @@ import jupytext
 import pytest
 from rich.console import Console
 
-from lab.answer_key import FROM_THE_NOTEBOOK_RUN
-from lab.experiment import load_all
-from lab.predict import NO_PREDICTION, check
-from lab.questions import QUESTIONS
+from lab.chapter.experiment import load_all
+from lab.classroom.answer_key import FROM_THE_NOTEBOOK_RUN
+from lab.classroom.predict import NO_PREDICTION, check
+from lab.classroom.questions import QUESTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
@@ -339,9 +339,9 @@ def test_a_stepped_run_is_the_run():
     """The notebooks step a harness turn by turn (`Stepper`): it wires the harness as
     `run_scenario` does, so a stepped run is the same run, event for event, for every experiment
     on both sides of its switch. (Once a cell of notebook 00; a check belongs here.)"""
+    from lab.kernel.scenario import run_scenario
+    from lab.kernel.switches import Switches
     from lab.notebook import Stepper
-    from lab.scenario import run_scenario
-    from lab.switches import Switches
 
     for e in load_all():
         for switches in (Switches(), Switches().flipped(**e.flips)):

@@ -7,12 +7,11 @@ from collections.abc import Callable
 import pytest
 
 from lab.harness.permissions import Permissions
-from lab.model import FakeMessagesAPI, Rejection, ScriptedModel, text, tool_use, turn
-from lab.observables import STANDARD, pairs_intact, ran
-from lab.record import Reply, Sent
-from lab.scenario import Run, Scenario, lab_record, run_scenario
-from lab.switches import Switches
-from lab.trace import (
+from lab.kernel.observables import STANDARD, pairs_intact, ran
+from lab.kernel.record import Reply, Sent
+from lab.kernel.scenario import Run, Scenario, lab_record, run_scenario
+from lab.kernel.switches import Switches
+from lab.kernel.trace import (
     CheckFailed,
     Event,
     HookFired,
@@ -27,6 +26,7 @@ from lab.trace import (
     ToolRefused,
     Trace,
 )
+from lab.model import FakeMessagesAPI, Rejection, ScriptedModel, text, tool_use, turn
 from lab.world import World
 
 

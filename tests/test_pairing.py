@@ -7,10 +7,10 @@ import pytest
 from lab.harness.pairing import Pairing, PairsBroken, PairsKept
 from lab.harness.permissions import Permissions
 from lab.harness.tools import Tool
+from lab.kernel.scenario import Scenario, run_scenario
+from lab.kernel.switches import Switches
+from lab.kernel.trace import HistoryTrimmed, ToolExecuted
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario, run_scenario
-from lab.switches import Switches
-from lab.trace import HistoryTrimmed, ToolExecuted
 
 FILES = {"notes.txt": "keep me\n", "a.txt": "alpha\n"}
 UNPROTECTED = Switches(pair_protection=False)

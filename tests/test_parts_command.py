@@ -7,12 +7,12 @@ import re
 import pytest
 from rich.console import Console
 
-from lab.cli.parts import TITLES, assemble
-from lab.disputes import DISPUTED_FRONT_HALF
+from lab.chapter.disputes import DISPUTED_FRONT_HALF
+from lab.cli.parts_command import TITLES, assemble
 from lab.harness.parts import part_name, slots
 from lab.harness.switchboard import TABLE
-from lab.switches import Switches
-from lab.views.parts import diff_view, parts_view
+from lab.kernel.switches import Switches
+from lab.views.parts_view import diff_view, parts_view
 
 
 def render(renderable, width: int = 80) -> str:

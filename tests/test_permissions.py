@@ -12,10 +12,10 @@ from lab.harness.permissions import (
     course_permissions,
     parse_rule,
 )
+from lab.kernel.scenario import Scenario, run_scenario
+from lab.kernel.switches import Switches
+from lab.kernel.trace import GateDecision, HumanAsked, RuleIgnored, RunStarted, ToolExecuted
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario, run_scenario
-from lab.switches import Switches
-from lab.trace import GateDecision, HumanAsked, RuleIgnored, RunStarted, ToolExecuted
 
 FILES = {"notes.txt": "keep me\n", "x/data.bin": "0101\n", "secrets/key.txt": "hunter2\n"}
 

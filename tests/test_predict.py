@@ -7,9 +7,9 @@ import io
 
 import pytest
 
+from lab.classroom.predict import NO_PREDICTION, Verdict, parse, same
+from lab.classroom.questions import Question
 from lab.cli import main
-from lab.predict import NO_PREDICTION, Verdict, parse, same
-from lab.questions import Question
 
 
 def run_predicting(monkeypatch, capsys, answers: str, *argv: str) -> tuple[int, str, str]:

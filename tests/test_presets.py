@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from lab.experiment import MECHANISMS, load_all
-from lab.switches import Switches, switch_info, switch_names, switch_types
+from lab.chapter.experiment import MECHANISMS, load_all
+from lab.kernel.switches import Switches, switch_info, switch_names, switch_types
 
 ROOT = Path(__file__).resolve().parent.parent
 LAB = ROOT / "lab"

@@ -139,7 +139,7 @@ def test_the_evidence_reads_at_80_100_and_120_columns_with_no_word_split(cells, 
 
     from rich.console import Console
 
-    from lab.views.probe import reproduce, target_view, versions
+    from lab.views.probe_matrix import reproduce, target_view, versions
 
     title = agent("title")
     shown = [
@@ -346,7 +346,7 @@ def test_the_readme_example_loop_is_the_one_the_suite_runs():
 def test_notebook_08s_questions_are_computed_from_a_real_probe():
     import json
 
-    from lab.predict import check
+    from lab.classroom.predict import check
 
     command = [sys.executable, "-m", "lab", "probe", "anthropic-tool-runner", "--case", "P1s"]
     done = patience.run([*command, "--json"], 300, "lab probe anthropic-tool-runner --case P1s")

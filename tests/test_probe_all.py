@@ -216,7 +216,7 @@ def test_the_report_reads_right_in_headless_chromium(probed, tmp_path):
 
 # ---- notebook 08 reads the same run ------------------------------------------------------------
 def test_the_notebook_takes_the_shared_run_only_for_the_same_command(probed, monkeypatch):
-    from lab.notebook import probe as bench
+    from lab.notebook import probe_inline as bench
 
     folder, result, _, _ = probed
     monkeypatch.setenv(bench.SHARED, str(folder / "shared.json"))
@@ -227,7 +227,7 @@ def test_the_notebook_takes_the_shared_run_only_for_the_same_command(probed, mon
 
 
 def test_the_notebook_runs_the_probe_itself_and_says_why_it_failed(monkeypatch):
-    from lab.notebook import probe as bench
+    from lab.notebook import probe_inline as bench
 
     monkeypatch.delenv("LAB_PROBE_SHARED", raising=False)
     with pytest.raises(RuntimeError, match="lab probe nonesuch: .*unknown target 'nonesuch'"):

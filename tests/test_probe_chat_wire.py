@@ -16,6 +16,7 @@ from collections.abc import Callable
 import openai
 import pytest
 
+from lab.kernel.record import Tap, WatchedModel
 from lab.model import FakeMessagesAPI
 from lab.model.chat_client import make_chat_client
 from lab.model.chat_render import call_id
@@ -27,7 +28,6 @@ from lab.probe.recorder import Recorder
 from lab.probe.trial import Exit, Setting, Trial
 from lab.probe.verdict import verdict
 from lab.probe.which_wire import CHAT, MESSAGES, wire_of
-from lab.record import Tap, WatchedModel
 
 CANARY = "lab-canary-chat-wire"
 TOOLS = [

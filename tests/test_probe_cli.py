@@ -209,7 +209,7 @@ def test_a_call_naming_the_scratch_folder_is_judged_as_it_was_sent():
 
 def test_warm_makes_a_cmd_program_warm_and_reaches_the_probe_run_again():
     from lab.cli.parser import build_parser
-    from lab.cli.probe import chosen_targets, probe_argv
+    from lab.cli.probe_commands import chosen_targets, probe_argv
 
     command = f"python {AGENTS / 'hand_loop.py'}"
     args = build_parser().parse_args(["probe", "--cmd", command, "--warm"])
@@ -234,9 +234,9 @@ def test_the_help_names_every_variable_a_cmd_program_gets(tmp_path):
     """`lab probe --help` lists a --cmd program's environment: exactly what the probe sets."""
     import re
 
-    from lab.cli.probe import PROGRAM_ENV
+    from lab.cli.probe_commands import PROGRAM_ENV
     from lab.probe.catalogue import CASES
-    from lab.probe.sandbox import Scratch, environment
+    from lab.probe.confinement import Scratch, environment
     from lab.probe.targets import command_target
 
     target = command_target(f"{sys.executable} {AGENTS / 'hand_loop.py'}")

@@ -10,8 +10,8 @@ from lab.probe.catalogue import BY_ID
 from lab.probe.grades import FAIL, Verdict
 from lab.probe.targets import command_target
 from lab.probe.trial import Exchange, Exit, Setting, Trial
-from lab.views.probe import cell_json
 from lab.views.probe_html import cell_section
+from lab.views.probe_matrix import cell_json
 
 SETTING = Setting("P4", "CANARY", ("read_file", {"path": "notes.txt"}), None, "[m]", "[m] go")
 

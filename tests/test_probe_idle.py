@@ -10,6 +10,7 @@ import time
 
 from tapped import reply_to
 
+from lab.kernel.record import Wire
 from lab.model.script import rate_limited
 from lab.probe.catalogue import BY_ID
 from lab.probe.conversation import Played
@@ -17,7 +18,6 @@ from lab.probe.grades import INCONCLUSIVE, INFO
 from lab.probe.idle import Progress, ended_within, session_usage, wait_while_working
 from lab.probe.trial import Exchange, Exit, Setting, Trial
 from lab.probe.verdict import judged_on_a_free_machine, not_waiting_to_retry, verdict
-from lab.record import Wire
 
 SETTING = Setting("P6", "CANARY", ("read_file", {"path": "notes.txt"}), None, "[m]", "[m] go")
 

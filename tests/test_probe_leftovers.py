@@ -224,7 +224,7 @@ def test_a_probe_killed_from_outside_leaves_nothing_running(tmp_path, how):
 
 
 def test_the_next_probe_sweeps_the_scratch_folders_of_a_run_killed_with_no_cleanup(tmp_path):
-    from lab.probe.sandbox import sweep_stale
+    from lab.probe.confinement import sweep_stale
 
     ended = subprocess.Popen([sys.executable, "-c", "pass"])
     ended.wait()  # its PID now names no live process

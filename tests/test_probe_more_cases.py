@@ -399,7 +399,7 @@ def test_deny_call_usage_errors_are_one_line_and_exit_2(args, message, capsys):
 
 def test_the_deny_call_reaches_the_target_and_the_rerun_line():
     from lab.cli.parser import build_parser
-    from lab.cli.probe import chosen_targets, probe_argv
+    from lab.cli.probe_commands import chosen_targets, probe_argv
 
     command = f"python {__file__}"  # a script that exists: --cmd checks it
     args = build_parser().parse_args(

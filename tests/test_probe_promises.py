@@ -1,12 +1,13 @@
-"""The probe's case judges call the one judge of each promise (lab/promises.py): put a stand-in
-in its place and the case's verdict follows it, so the probe keeps no second copy of the rule."""
+"""The probe's case judges call the one judge of each promise (lab/kernel/promises.py): put a
+stand-in in its place and the case's verdict follows it, so the probe keeps no second copy of the
+rule."""
 
 from __future__ import annotations
 
 import pytest
 from tapped import rejected, reply_to
 
-from lab import promises
+from lab.kernel import promises
 from lab.probe.catalogue import BY_ID
 from lab.probe.conversation import Played
 from lab.probe.trial import Exchange, Exit, Setting, Trial

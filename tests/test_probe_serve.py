@@ -311,7 +311,7 @@ def test_a_long_run_keeps_a_bounded_record_and_counts_the_rest(tmp_path: Path):
     import httpx2
 
     from lab.probe.serve import KEPT, Watch, answering
-    from lab.views.serve import verdict_lines
+    from lab.views.serve_log import verdict_lines
 
     served = resolve(None, None)
     printed = Printed()

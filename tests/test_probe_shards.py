@@ -262,9 +262,9 @@ def test_a_cell_read_back_from_json_renders_as_the_cell_itself():
     from lab.probe.catalogue import BY_ID
     from lab.probe.merge import cell_from_json
     from lab.probe.targets import command_target
-    from lab.views.probe import cell_json, target_view
     from lab.views.probe_html import cell_section
     from lab.views.probe_junit import testcase
+    from lab.views.probe_matrix import cell_json, target_view
 
     program = f"{sys.executable} {AGENTS / 'hand_loop.py'} --mode careful"
     call = ("read_file", '{"path": "{dir}/notes.txt", "why": "the probe asked for it"}')

@@ -19,7 +19,7 @@ from lab.probe.conversation import Conversation, Stage, declares_server_tool
 from lab.probe.grades import FAIL, KEPT, NA, NON_STRICT
 from lab.probe.targets import command_target
 from lab.probe.verdict import verdict
-from lab.views.probe import reproduce
+from lab.views.probe_matrix import reproduce
 
 AGENTS = Path(__file__).parent / "agents"
 DROPPED = "Expected `thinking` or `redacted_thinking`, but found `text`"

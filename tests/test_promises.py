@@ -16,9 +16,9 @@ from hypothesis import find
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from lab import promises
-from lab.promises import PROMISES, Judge
-from lab.record import Ending, Kind, Ran, Record, Reply, Sent, received, result_for
+from lab.kernel import promises
+from lab.kernel.promises import PROMISES, Judge
+from lab.kernel.record import Ending, Kind, Ran, Record, Reply, Sent, received, result_for
 
 TOOLS = [
     {

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from hypothesis import Phase, find, settings
 
-from lab import promises
+from lab.kernel import promises
+from lab.kernel.runner import run_scenario
+from lab.kernel.scenario import Scenario
+from lab.kernel.switches import Switches
 from lab.model import cut_off, overloaded, text, tool_use, turn
-from lab.runner import run_scenario
-from lab.scenario import Scenario
-from lab.switches import Switches
 from lab.testing import Case
 from lab.testing.strategies import focused_cases
 

@@ -14,6 +14,7 @@ import itertools
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from lab.kernel.switches import Switches
 from lab.model import (
     CutOff,
     Turn,
@@ -26,7 +27,6 @@ from lab.model import (
     turn,
     turn_of,
 )
-from lab.switches import Switches
 from lab.testing import BY_NAME, INVARIANTS, Case, RuleSet
 from lab.testing.strategies import (
     DENY_LIST,

@@ -17,18 +17,18 @@ ROOT = Path(lab.__file__).parent
 README = ROOT.parent / "README.md"
 
 PUBLIC = [
-    "lab.experiment",
-    "lab.scenario",
+    "lab.chapter.experiment",
+    "lab.kernel.scenario",
     "lab.harness.permissions",
-    "lab.switches",
+    "lab.kernel.switches",
     "lab.model.script",
     "lab.model",
     "lab.testing",
     "lab.testing.wire",
-    "lab.probe.wire",
+    "lab.probe.wire_promises",
     "lab.probe.target",
     "lab.probe.peers.program",
-    "lab.tool",
+    "lab.kernel.tool",
     "lab.world",
     "lab.notebook",
 ]
@@ -52,10 +52,10 @@ def test_the_wire_api_in_the_readme_is_exported() -> None:
 
 # The students' own DSL: where each name is defined.
 DSL = {
-    "lab.experiment": ["Experiment"],
-    "lab.scenario": ["Scenario", "Setup"],
+    "lab.chapter.experiment": ["Experiment"],
+    "lab.kernel.scenario": ["Scenario", "Setup"],
     "lab.harness.permissions": ["Permissions", "course_permissions"],
-    "lab.switches": ["Switches"],
+    "lab.kernel.switches": ["Switches"],
     "lab.model.script": [
         *("turn", "text", "tool_use", "rate_limited", "overloaded", "server_error"),
         *("stream_error", "stream_dropped", "cut_off", "Turn", "ApiError", "Step"),
@@ -73,7 +73,12 @@ def test_the_dsl_is_exported_where_it_is_defined(name: str) -> None:
             assert value.__module__ == name, f"{item} is defined elsewhere"
 
 
-DSL_MODULES = ["lab.experiment", "lab.scenario", "lab.harness.permissions", "lab.switches"]
+DSL_MODULES = [
+    "lab.chapter.experiment",
+    "lab.kernel.scenario",
+    "lab.harness.permissions",
+    "lab.kernel.switches",
+]
 
 
 def public_api_section() -> str:
@@ -84,7 +89,13 @@ def public_api_section() -> str:
 
 @pytest.mark.parametrize(
     "name",
-    ["lab.experiment", "lab.scenario", "lab.harness.permissions", "lab.switches", "lab.model"],
+    [
+        "lab.chapter.experiment",
+        "lab.kernel.scenario",
+        "lab.harness.permissions",
+        "lab.kernel.switches",
+        "lab.model",
+    ],
 )
 def test_the_readme_public_api_lists_every_exported_name(name: str) -> None:
     section = public_api_section()

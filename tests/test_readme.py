@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from lab.experiment import load_all
+from lab.chapter.experiment import load_all
 from lab.views.report import grade_label, show
 
 ROOT = Path(__file__).resolve().parent.parent

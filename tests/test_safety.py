@@ -6,10 +6,10 @@ import os
 
 import pytest
 
-from lab.experiment import load_all, run_experiment
+from lab.chapter.experiment import load_all, run_experiment
+from lab.kernel.scenario import Scenario, run_scenario
+from lab.kernel.switches import Switches
 from lab.model import text, tool_use, turn
-from lab.scenario import Scenario, run_scenario
-from lab.switches import Switches
 
 
 @pytest.fixture

@@ -178,7 +178,7 @@ def test_a_cut_off_cuts_the_last_block_and_nothing_follows_it():
 
 
 def test_an_experiment_with_a_cut_off_that_cuts_nothing_is_a_load_error_in_one_line(tmp_path):
-    from lab.experiment import ExperimentFileError, load_file
+    from lab.chapter.experiment import ExperimentFileError, load_file
 
     path = tmp_path / "x1_bad_cut.py"
     path.write_text(

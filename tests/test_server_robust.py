@@ -8,12 +8,12 @@ import time
 import httpx2
 import pytest
 
+from lab.kernel.record import Tap, WatchedModel
 from lab.model import FakeMessagesAPI, ScriptedModel, stream_dropped, turn
 from lab.model.fake_api import TOO_LARGE
 from lab.model.framing import MAX_REQUEST_BYTES
 from lab.model.server import FakeServer
 from lab.probe.recorder import Recorder
-from lab.record import Tap, WatchedModel
 
 BODY = json.dumps({"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]})
 TIMEOUT = 0.3  # the server's read timeout in these tests, seconds

@@ -7,17 +7,17 @@ from dataclasses import fields, replace
 
 import pytest
 
-from lab import promises
 from lab.harness.permissions import Permissions
+from lab.kernel import promises
+from lab.kernel.promises import broken_promises
+from lab.kernel.record import Ending, Record
+from lab.kernel.runner import run
+from lab.kernel.scenario import Run, Scenario, Setup, build_harness, run_safely
+from lab.kernel.switches import Switches
 from lab.model import rate_limited, text, tool_use, turn
 from lab.model.client import make_client
 from lab.model.fake_api import FakeMessagesAPI
 from lab.model.script import ScriptedModel
-from lab.promises import broken_promises
-from lab.record import Ending, Record
-from lab.runner import run
-from lab.scenario import Run, Scenario, Setup, build_harness, run_safely
-from lab.switches import Switches
 from lab.world import World
 
 

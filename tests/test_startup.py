@@ -1,6 +1,6 @@
 """The `lab` command starts quickly: `lab --help` and `lab list` import neither the SDK nor
 jsonschema, and the lab imports jsonschema without the grammar it builds for a format the lab
-never checks (lab/schema.py). The times themselves are benchmarks/startup.py's."""
+never checks (lab/kernel/schema.py). The times themselves are benchmarks/startup.py's."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def test_a_jsonschema_imported_before_the_lab_is_the_one_it_uses(tmp_path):
     check = """
 import os
 import jsonschema
-from lab.schema import jsonschema as lab_jsonschema
+from lab.kernel.schema import jsonschema as lab_jsonschema
 assert lab_jsonschema() is jsonschema and os.environ["RFC3987_IMPORTED"] == "yes"
 """
     done = python(check, path=tmp_path)
@@ -71,7 +71,7 @@ def test_threads_that_ask_for_jsonschema_at_once_each_get_the_whole_module():
     for the whole module (it once read a half-made one: no Draft202012Validator, a 500)."""
     check = """
 import threading
-from lab.schema import jsonschema
+from lab.kernel.schema import jsonschema
 start, failed = threading.Barrier(16), []
 def ask():
     start.wait()

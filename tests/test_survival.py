@@ -13,6 +13,20 @@ import pytest
 
 from lab.harness.checks import CUT_OFF
 from lab.harness.retry import MAX_RETRIES, Backoff, NoRetry, retry_after, transient
+from lab.kernel.observables import pairs_intact
+from lab.kernel.scenario import Scenario, run_scenario
+from lab.kernel.switches import Switches
+from lab.kernel.trace import (
+    ApiRejected,
+    CallCutOff,
+    CheckFailed,
+    ConnectionLost,
+    ModelCalled,
+    ModelRetried,
+    PartialAnswer,
+    ResultAppended,
+    ToolExecuted,
+)
 from lab.model import (
     ApiError,
     cut_off,
@@ -25,21 +39,7 @@ from lab.model import (
     tool_use,
     turn,
 )
-from lab.observables import pairs_intact
-from lab.scenario import Scenario, run_scenario
-from lab.switches import Switches
 from lab.testing.catalog import extra_tools
-from lab.trace import (
-    ApiRejected,
-    CallCutOff,
-    CheckFailed,
-    ConnectionLost,
-    ModelCalled,
-    ModelRetried,
-    PartialAnswer,
-    ResultAppended,
-    ToolExecuted,
-)
 
 FILES = {"notes.txt": "keep me\n"}
 LOOK = turn(text("Let me look."), tool_use("bash", {"command": "ls"}))

@@ -14,7 +14,7 @@ import pytest
 
 from lab.harness.parts import Parts, slots
 from lab.harness.switchboard import TABLE, choices, parts_for
-from lab.switches import Switches, switch_info, switch_names
+from lab.kernel.switches import Switches, switch_info, switch_names
 
 ROOT = Path(__file__).resolve().parent.parent
 LAB = ROOT / "lab"
@@ -64,7 +64,7 @@ def test_no_module_but_the_switchboard_reads_a_switch():
     readers = {
         path: reads
         for path, tree in trees().items()
-        if path not in (SWITCHBOARD, "lab/switches.py") and (reads := switch_reads(tree))
+        if path not in (SWITCHBOARD, "lab/kernel/switches.py") and (reads := switch_reads(tree))
     }
     assert readers == {}
 
@@ -77,7 +77,7 @@ def test_no_harness_module_but_the_switchboard_imports_switches():
     importers = {
         path
         for path, tree in trees().items()
-        if path.startswith("lab/harness/") and "lab.switches" in imported_modules(tree)
+        if path.startswith("lab/harness/") and "lab.kernel.switches" in imported_modules(tree)
     }
     assert importers == {SWITCHBOARD}
 
@@ -89,7 +89,11 @@ def test_no_mechanism_module_imports_the_switchboard():
         for path, tree in trees().items()
         if "lab.harness.switchboard" in imported_modules(tree)
     }
-    assert importers <= {"lab/scenario.py", "lab/cli/parts.py", "lab/views/parts.py"}
+    assert importers <= {
+        "lab/kernel/scenario.py",
+        "lab/cli/parts_command.py",
+        "lab/views/parts_view.py",
+    }
     assert not any(path.startswith("lab/harness/") for path in importers)
 
 

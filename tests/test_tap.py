@@ -1,4 +1,5 @@
-"""The one tap (lab/record.py) writes down every request of every run, and what the fake said."""
+"""The one tap (lab/kernel/record.py) writes down every request of every run, and what the fake
+said."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from types import SimpleNamespace
 import httpx2
 import pytest
 
+from lab.kernel.record import Tap, WatchedModel
 from lab.model import FakeMessagesAPI, rate_limited, text, turn
-from lab.record import Tap, WatchedModel
 
 BODY = {"model": "m", "max_tokens": 50, "messages": [{"role": "user", "content": "go"}]}
 

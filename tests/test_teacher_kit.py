@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from lab.classroom.questions import QUESTIONS
 from lab.cli import main
 from lab.cli.commands import notebooks_dir
-from lab.questions import QUESTIONS
-from lab.teacher.bilingual import HINT, NEUTRAL, has_chinese, is_english, one_language, sentences
 from lab.teacher.edition import cells, edition
+from lab.teacher.one_language import HINT, NEUTRAL, has_chinese, is_english, one_language, sentences
 from lab.teacher.worksheet import questions
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -344,7 +344,7 @@ def deck(request, tmp_path_factory):
 
 
 def test_one_experiment_per_slide_and_nothing_overflows_at_1280x720(deck, chromium):
-    from lab.experiment import load_all
+    from lab.chapter.experiment import load_all
 
     lang, page, folder = deck
     m = measured(page, folder, chromium)

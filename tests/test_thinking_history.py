@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from lab.experiment import load_all, select
+from lab.chapter.experiment import load_all, select
 from lab.harness.thinking import ThinkingDropped, ThinkingKept
+from lab.kernel.scenario import Scenario, run_scenario
+from lab.kernel.switches import Switches
+from lab.kernel.trace import ApiRejected, RunEnded, ThinkingSentBack, Trace
 from lab.model import redacted_thinking, text, thinking, tool_use, turn
-from lab.scenario import Scenario, run_scenario
-from lab.switches import Switches
-from lab.trace import ApiRejected, RunEnded, ThinkingSentBack, Trace
 
 (D29,) = select(load_all(), ["D29"])
 DROPPED = Switches(keep_thinking_blocks=False)

@@ -8,8 +8,8 @@ import io
 import pytest
 from rich.console import Console
 
+from lab.chapter.experiment import load_all, run_experiment
 from lab.cli import COMMANDS, build_parser
-from lab.experiment import load_all, run_experiment
 from lab.views.transcript import Line, first_divergence, lines_of
 
 EXPERIMENTS = load_all()

@@ -8,11 +8,11 @@ import re
 
 import pytest
 
-from lab.answer_key import answer_of
-from lab.predict import Verdict, check
-from lab.questions import QUESTIONS
-from lab.reading import glossed, same, shown
-from lab.teacher.bilingual import pick
+from lab.classroom.answer_key import answer_of
+from lab.classroom.predict import Verdict, check
+from lab.classroom.questions import QUESTIONS
+from lab.classroom.reading import glossed, same, shown
+from lab.teacher.one_language import pick
 
 RIGHT, WRONG = True, False
 

@@ -10,11 +10,11 @@ import textwrap
 from pathlib import Path
 
 GOOD = """
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
 from lab.harness.permissions import Permissions, course_permissions
 from lab.model import ApiError, Step, rate_limited, text, tool_use, turn
-from lab.scenario import Scenario, Setup
-from lab.switches import Switches
+from lab.kernel.scenario import Scenario, Setup
+from lab.kernel.switches import Switches
 from lab.testing import INVARIANTS, Case, RuleSet
 
 script: list[Step] = [
@@ -40,21 +40,21 @@ names: list[str] = [invariant.name for invariant in INVARIANTS]
 
 # Each line is one mistake the type checker must catch; the marker says which face it goes through.
 BAD = """
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
 from lab.harness.permissions import Permissions
 from lab.model import rate_limited, text, turn
-from lab.scenario import Scenario
-from lab.switches import Switches
+from lab.kernel.scenario import Scenario
+from lab.kernel.switches import Switches
 from lab.testing import Case, RuleSet
 
-Scenario(script=12345)  # BAD lab.scenario
+Scenario(script=12345)  # BAD lab.kernel.scenario
 turn(text(12345))  # BAD lab.model
 rate_limited("soon")  # BAD lab.model
 Case(script=12345)  # BAD lab.testing
 RuleSet(default=3)  # BAD lab.testing
 Permissions(default="maybe")  # BAD lab.harness.permissions
-Switches(trust_stop_reason="yes")  # BAD lab.switches
-Experiment(id="D99", mechanism="M4", scenario="a scenario")  # BAD lab.experiment
+Switches(trust_stop_reason="yes")  # BAD lab.kernel.switches
+Experiment(id="D99", mechanism="M4", scenario="a scenario")  # BAD lab.chapter.experiment
 """
 
 

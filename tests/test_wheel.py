@@ -10,10 +10,10 @@ import re
 import tomllib
 from pathlib import Path
 
+from lab.classroom.exercises import EXERCISES, check, starters_dir
 from lab.cli import main
 from lab.cli.commands import notebooks_dir
 from lab.cli.teacher import kit_dir
-from lab.exercises import EXERCISES, check, starters_dir
 from lab.probe.peers import PEERS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import anthropic
 
-from lab import promises
+from lab.kernel import promises
 from lab.model import overloaded, stream_error, text, tool_use, turn
-from lab.probe.wire import WireRun, record_of
+from lab.probe.wire_promises import WireRun, record_of
 from lab.testing.wire import (
     WIRE_INVARIANTS,
     assert_wire,
@@ -253,9 +253,9 @@ def test_a_turn_played_as_a_stages_fault_is_a_whole_answer_in_the_record():
     trusting = run_wire(loop_with(trust_stop_reason=True), script)
     assert [r.reply.kind for r in trusting.record.requests] == ["answer"]
     assert promises.continuation(trusting.record) is not None
+    from lab.kernel.runner import run_function
     from lab.probe.conversation import Conversation, Stage
     from lab.probe.recorder import Recorder
-    from lab.runner import run_function
 
     fault = turn(tool_use("read_file", {"path": "a.txt"}, id="toolu_f"), stop_reason="end_turn")
     healthy = turn(tool_use("read_file", {"path": "a.txt"}, id="toolu_h"))

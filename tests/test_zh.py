@@ -18,9 +18,8 @@ import patience
 import pytest
 from rich.console import Console
 
-from lab.experiment import load_all, run_experiment
-from lab.language import default_lang
-from lab.trace import (
+from lab.chapter.experiment import load_all, run_experiment
+from lab.kernel.trace import (
     AnswerUnreadable,
     ApiRejected,
     CallCutOff,
@@ -35,6 +34,7 @@ from lab.trace import (
     StopContinued,
     ToolExecuted,
 )
+from lab.languages.choice import default_lang
 from lab.views import transcript
 
 # Words that are names in the lab, not prose: tools, answers the user types, stop reasons.
@@ -322,7 +322,7 @@ def test_lab_live_in_chinese_has_no_english_sentence(in_chinese, monkeypatch):
     and the tools' words (data) stay as they are."""
     import anthropic
 
-    from lab.live import live_run
+    from lab.kernel.live import live_run
     from lab.model import FakeMessagesAPI, ScriptedModel, text, tool_use, turn
     from lab.model.server import FakeServer
 
@@ -457,14 +457,14 @@ def test_a_bad_lab_lang_is_one_usage_line(lab, monkeypatch):
     [("M1.2", "被丢弃", "执行了"), ("M3.1", "结构校验", "工具自校验"), ("M4.1", "硬拒绝", "放行")],
 )
 def test_a_question_accepts_the_seeds_chinese_term_for_its_answer(question, chinese, wrong):
-    from lab.predict import check
+    from lab.classroom.predict import check
 
     assert check(question, chinese, "zh").right
     assert not check(question, wrong, "zh").right
 
 
 def test_a_word_that_stands_for_two_answers_matches_either_and_nothing_else():
-    from lab.predict import same
+    from lab.classroom.predict import same
 
     assert same("钩子", "hook") and same("钩子", "hooks")
     assert not same("钩子", "permission")

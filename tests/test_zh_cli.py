@@ -19,9 +19,9 @@ from lab.cli import main
 from lab.cli.error_words import line_in_zh
 from lab.cli.help_words import HELP, TITLES, cells, help_in_zh, help_texts, parsers
 from lab.cli.parser import build_parser
-from lab.cli.probe import peers_install
-from lab.language import chosen_lang
-from lab.switches import switch_names
+from lab.cli.probe_commands import peers_install
+from lab.kernel.switches import switch_names
+from lab.languages.choice import chosen_lang
 from lab.testing.invariants import BY_NAME
 
 # Names the lab lists in an error line ("known invariants: no_crash, pairing, continuation, …"):
@@ -157,9 +157,9 @@ def test_an_interrupt_and_a_bug_are_chinese(zh, capsys, monkeypatch):
 
 # An experiment file wrong in every field the loader checks, and one whose code raises.
 BAD_EXPERIMENT = """\
-from lab.experiment import Experiment
+from lab.chapter.experiment import Experiment
 from lab.harness.permissions import Permissions
-from lab.scenario import Scenario
+from lab.kernel.scenario import Scenario
 
 EXPERIMENT = Experiment(
     id="X1", mechanism="M9", title={"en": "t"}, takeaway={"en": "t", "zh": "t"},

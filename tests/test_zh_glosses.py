@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from rich.console import Console
 
-from lab.experiment import load_all, run_experiment
-from lab.observables import STANDARD
-from lab.scenario import Setup
+from lab.chapter.experiment import load_all, run_experiment
+from lab.kernel.observables import STANDARD
+from lab.kernel.scenario import Setup
+from lab.kernel.trace import ModelAnswered, RunStarted
 from lab.testing.pools import TEXTS
-from lab.trace import ModelAnswered, RunStarted
 from lab.views import harness_words
 from lab.views.observable_words import GLOSSES, named
 from lab.views.report import messages_view

@@ -1,5 +1,6 @@
-"""The `lab` command. parser.py declares the arguments and exit codes, commands.py and probe.py
-hold the commands, searches.py the work of `lab matrix` and `lab hunt`, dispatch.py runs one."""
+"""The `lab` command. parser.py declares the arguments and exit codes, commands.py and
+probe_commands.py hold the commands, searches.py the work of `lab matrix` and `lab hunt`,
+dispatch.py runs one."""
 
 from lab.cli.dispatch import COMMANDS, main
 from lab.cli.parser import build_parser

@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lab.cli.parser import EXIT_DEVIATED, EXIT_OK, EXIT_USAGE
-from lab.errors import UsageError
-from lab.switches import Switches
+from lab.kernel.errors import UsageError
+from lab.kernel.switches import Switches
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from lab.experiment import Experiment, Outcome
+    from lab.chapter.experiment import Experiment, Outcome
 
 
 # ---- the experiments -------------------------------------------------------------------------
@@ -47,7 +47,7 @@ def verdict(outcomes: list[Outcome]) -> int:
 
 
 def chosen(args: argparse.Namespace, ids: list[str]) -> list[Experiment]:
-    from lab.experiment import load_all, select
+    from lab.chapter.experiment import load_all, select
 
     return select(load_all(args.dir), ids)
 
@@ -64,7 +64,7 @@ def cmd_list(args: argparse.Namespace, out: Console) -> int:
 
 
 def cmd_run(args: argparse.Namespace, out: Console) -> int:
-    from lab.experiment import run_experiment
+    from lab.chapter.experiment import run_experiment
     from lab.views.report import (
         baseline_text,
         outcome_view,
@@ -97,8 +97,8 @@ def cmd_run(args: argparse.Namespace, out: Console) -> int:
 
 def predicting(args: argparse.Namespace, outcomes: list[Outcome], out: Console) -> int:
     """`lab run --predict`: the student guesses each after value before seeing it."""
-    from lab.reading import NoMoreInput
-    from lab.views.predict import run_with_predictions
+    from lab.classroom.reading import NoMoreInput
+    from lab.views.predict_view import run_with_predictions
 
     try:
         return run_with_predictions(outcomes, out, args.lang, sys.stdin)
@@ -107,7 +107,7 @@ def predicting(args: argparse.Namespace, outcomes: list[Outcome], out: Console) 
 
 
 def cmd_show(args: argparse.Namespace, out: Console) -> int:
-    from lab.experiment import run_experiment
+    from lab.chapter.experiment import run_experiment
     from lab.views.report import baseline_text, experiment_runs_view, show_json
 
     base = baseline(args)
@@ -125,9 +125,9 @@ def cmd_show(args: argparse.Namespace, out: Console) -> int:
 def cmd_compare(args: argparse.Namespace, out: Console) -> int:
     """Reference vs a preset (its switches and its own rules), for every experiment whose
     switches the preset flips; each row also read with the experiment's own rules."""
-    from lab.compare import PRESETS as COMPARED
-    from lab.compare import compare, compare_json
-    from lab.views.compare import compare_view
+    from lab.chapter.compare import PRESETS as COMPARED
+    from lab.chapter.compare import compare, compare_json
+    from lab.views.compare_table import compare_view
 
     rows = compare(args.preset, chosen(args, []))
     if args.json:
@@ -157,7 +157,7 @@ def cmd_report(args: argparse.Namespace, out: Console) -> int:
         from lab.cli.teacher import write_slides
 
         return write_slides(args, out)
-    from lab.experiment import run_experiment
+    from lab.chapter.experiment import run_experiment
     from lab.views import html_report
 
     check_output_path(args.html, "--html")
@@ -182,8 +182,8 @@ def say_errors(outcomes: list[Outcome], lang: str) -> None:
 def cmd_check(args: argparse.Namespace, out: Console) -> int:
     """pass (0) or fail (1) per hidden check, with hints; --init copies a starter here; --list
     for the teacher (only the named exercise's checks when one is named)."""
-    from lab import exercises
-    from lab.views.exercises import list_view, own_starter_note, results_view
+    from lab.classroom import exercises
+    from lab.views.exercise_results import list_view, own_starter_note, results_view
 
     try:
         if args.list:
@@ -208,9 +208,9 @@ def cmd_check(args: argparse.Namespace, out: Console) -> int:
 
 def init_exercise(args: argparse.Namespace, out: Console) -> int:
     """`lab check ID --init [--file F]`: the starter copied to F (default ./FILE)."""
-    from lab import exercises
+    from lab.classroom import exercises
     from lab.cli.output import check_output_path
-    from lab.views.exercises import wrote_note
+    from lab.views.exercise_results import wrote_note
 
     target = args.file or Path(exercises.exercise_named(args.exercise).file)
     if not target.exists():
@@ -282,7 +282,7 @@ LIVE_WORDS = {
 
 def cmd_live(args: argparse.Namespace, out: Console) -> int:
     """A real model drives the harness; every tool acts on the virtual world only."""
-    from lab.live import human_answers, live_client, live_run
+    from lab.kernel.live import human_answers, live_client, live_run
     from lab.views.report import run_view
 
     human = human_answers(args.human)

@@ -21,11 +21,13 @@ from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from lab import __version__
-from lab.cli import commands, parts, probe, teacher
+from lab.cli import commands, teacher
+from lab.cli import parts_command as parts
+from lab.cli import probe_commands as probe
 from lab.cli.error_words import BUG, error_line
 from lab.cli.parser import EXIT_BUG, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, parse
-from lab.errors import InputError, StdoutError, UsageError
-from lab.language import INTERRUPTED, chosen_lang
+from lab.kernel.errors import InputError, StdoutError, UsageError
+from lab.languages.choice import INTERRUPTED, chosen_lang
 
 if TYPE_CHECKING:
     from rich.console import Console

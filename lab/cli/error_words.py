@@ -43,7 +43,7 @@ PHRASES = {
     "--version takes nothing else": "--version 不能和别的参数一起用",
     "name a command": "请指定一个命令",
     "stdout is closed; nothing can be printed": "stdout 已关闭；什么都打印不出来",
-    # values (lab/switches.py, lab/file_checks.py): what a value must be
+    # values (lab/kernel/switches.py, lab/chapter/file_checks.py): what a value must be
     "true/false, yes/no, on/off or 1/0": "true/false、yes/no、on/off 或 1/0",
     "a whole number": "整数",
     "a list of turns or a responder function": "由 turn(...) 组成的列表，或一个应答函数",
@@ -59,7 +59,7 @@ PHRASES = {
     "a function of the world that returns a list of Tool": (
         "一个以 world 为参数、返回 Tool 列表的函数"
     ),
-    # lab run / check / live (lab/cli/commands.py, lab/live.py)
+    # lab run / check / live (lab/cli/commands.py, lab/kernel/live.py)
     "--predict asks questions on the terminal; it cannot go with --json": (
         "--predict 要在终端上提问；不能和 --json 一起用"
     ),
@@ -69,7 +69,7 @@ PHRASES = {
     "live mode needs ANTHROPIC_API_KEY in the environment": (
         "live 模式需要环境变量 ANTHROPIC_API_KEY"
     ),
-    # an experiment file's declaration (lab/experiment.py, lab/file_checks.py)
+    # an experiment file's declaration (lab/chapter/experiment.py, lab/chapter/file_checks.py)
     "source must be one non-empty line": "source 必须是非空的一行",
     "observables must map names to functions of a Run": (
         "observables 必须把名字映射到以 Run 为参数的函数"
@@ -77,7 +77,7 @@ PHRASES = {
     "expects nothing": "expect 是空的：什么都没有预期",
     "flips no switch": "flips 没有拨动任何开关",
     "defines no EXPERIMENT = Experiment(...)": "没有定义 EXPERIMENT = Experiment(...)",
-    # lab probe / lab serve (lab/cli/probe.py, lab/probe/targets.py, lab/probe/serve.py)
+    # lab probe / lab serve (lab/cli/probe_commands.py, lab/probe/targets.py, lab/probe/serve.py)
     "name the targets one way: TARGET ..., --all or --cmd COMMAND": (
         "目标只能用一种方式给出：TARGET ...、--all 或 --cmd COMMAND"
     ),
@@ -130,7 +130,8 @@ SHAPES = _shapes(
             "有歧义的选项：{option} 可能是 {matches}",
         ),
         (r"ignored explicit argument (?P<value>.+)", "忽略了显式给出的值 {value}"),
-        # the values argparse reads through the lab's types (lab/errors.py, lab/switches.py, …)
+        # the values argparse reads through the lab's types (lab/kernel/errors.py,
+        # lab/kernel/switches.py, …)
         (r"(?P<text>.+) is not a whole number", "{text} 不是整数"),
         (r"(?P<value>-?\d+) is less than 1", "{value} 小于 1"),
         (r"(?P<text>.+) is not a port number \(0-65535\)", "{text} 不是端口号（0-65535）"),
@@ -180,7 +181,8 @@ SHAPES = _shapes(
             r"the worksheet needs fpdf2: (?P<command>.+) \(or (?P<other>.+)\)",
             "练习单需要 fpdf2：{command}（或 {other}）",
         ),
-        # lab hunt / check / live (lab/cli/commands.py, lab/exercises.py, lab/live.py)
+        # lab hunt / check / live (lab/cli/commands.py, lab/classroom/exercises.py,
+        # lab/kernel/live.py)
         (
             r"name an exercise \((?P<known>.+)\) or use --list",
             "请指定一个练习（{known}），或者用 --list",
@@ -207,7 +209,7 @@ SHAPES = _shapes(
             "--human {text}：回答只能是 y 或 n，用逗号隔开；不能是 {wrong}",
         ),
         (r"cannot reach the model: (?P<why>.+)", "连不上模型：{why}"),
-        # experiments and their files (lab/experiment.py, lab/file_checks.py)
+        # experiments and their files (lab/chapter/experiment.py, lab/chapter/file_checks.py)
         (r"experiment folder (?P<folder>.+) does not exist", "实验文件夹 {folder} 不存在"),
         (
             r"(?P<path>.+) is a file, not a folder of experiment files",

@@ -9,7 +9,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from lab.errors import UsageError
+from lab.kernel.errors import UsageError
 
 
 def check_output_path(path: Path, flag: str, suffixes: tuple[str, ...] = ()) -> Path:

@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from lab import __version__
-from lab.cli.probe import add_parsers as add_probe_parsers
+from lab.cli.probe_commands import add_parsers as add_probe_parsers
 from lab.cli.teacher import add_parsers as add_teacher_parsers
-from lab.errors import UsageError, at_least_one
-from lab.language import LANGUAGES, chosen_lang, default_lang
-from lab.switches import Switches, SwitchValueError, parse_switch_value, switch_names
+from lab.kernel.errors import UsageError, at_least_one
+from lab.kernel.switches import Switches, SwitchValueError, parse_switch_value, switch_names
+from lab.languages.choice import LANGUAGES, chosen_lang, default_lang
 
 EXIT_OK, EXIT_DEVIATED, EXIT_USAGE, EXIT_BUG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 EXIT_CODES = """\

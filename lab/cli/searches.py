@@ -16,10 +16,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from lab.errors import UsageError
-from lab.experiment import load_file, run_experiment
-from lab.source_lines import declared_id
-from lab.switches import Switches, switch_names
+from lab.chapter.experiment import load_file, run_experiment
+from lab.chapter.source_lines import declared_id
+from lab.kernel.errors import UsageError
+from lab.kernel.switches import Switches, switch_names
 from lab.testing.case_file import experiment_id, experiment_source
 from lab.testing.search import Finding, Row, flipped_value, hunt, kill_matrix
 from lab.views.matrix import matrix_json, matrix_view

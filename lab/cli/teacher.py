@@ -9,7 +9,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lab.errors import UsageError
+from lab.kernel.errors import UsageError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -98,7 +98,7 @@ def cmd_kit(args: argparse.Namespace, out: Console) -> int:
 
 def settings() -> dict[str, dict[str, str]]:
     """What each question's notebook shows before it, for the worksheet (from the bank)."""
-    from lab.questions import QUESTIONS
+    from lab.classroom.questions import QUESTIONS
 
     return {id: dict(q.setting) for id, q in QUESTIONS.items() if q.setting}
 
@@ -123,9 +123,9 @@ def cmd_worksheet(args: argparse.Namespace, out: Console) -> int:
 
 def write_slides(args: argparse.Namespace, out: Console) -> int:
     """`lab report --slides FILE.html`: one experiment per screen, for the projector."""
+    from lab.chapter.experiment import run_experiment
     from lab.cli.commands import chosen, say_errors, verdict
     from lab.cli.output import check_not_over, check_output_path, write_whole
-    from lab.experiment import run_experiment
     from lab.views import slides
 
     check_output_path(args.slides, "--slides")
@@ -141,7 +141,7 @@ def write_slides(args: argparse.Namespace, out: Console) -> int:
 def notebooks_note(n: int, edition: str | None, folder: Path) -> str:
     """What `lab notebooks` says once written: in the edition's language when `--lang` named
     one, else in the default language (LAB_LANG, then the locale)."""
-    from lab.language import default_lang
+    from lab.languages.choice import default_lang
 
     lang = edition or default_lang()
     w = WORDS[lang]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from lab.harness.checks import Call
-from lab.trace import BatchRan, Trace
+from lab.kernel.trace import BatchRan, Trace
 from lab.world import World
 
 MAX_PARALLEL = 10  # production's CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY default

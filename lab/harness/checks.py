@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from lab.harness.tools import Tool
-from lab.schema import jsonschema
-from lab.trace import CheckFailed, CheckPassed, Trace
+from lab.kernel.schema import jsonschema
+from lab.kernel.trace import CheckFailed, CheckPassed, Trace
 
 # The order of the chain, in one place: shape, then meaning, then hooks, then the human.
 ORDER = ["known_tool", "complete_input", "validation", "tool_check", "hooks", "permission"]
@@ -159,7 +159,8 @@ class OwnFrontHalf:
 class NoFrontHalf(OwnFrontHalf):
     """The course (s03/s04): of its own only the last two stages, the gates then
     handler(**block.input); no validation and no tool's check stand in front (the chapter says
-    an outside part does them, 被外部件代工; the lab finds none: disputed, lab/disputes.py)."""
+    an outside part does them, 被外部件代工; the lab finds none: disputed,
+    lab/chapter/disputes.py)."""
 
     def keep(self, stages: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(name for name in stages if name not in FRONT_HALF)

@@ -14,7 +14,7 @@ from typing import Any
 
 from lab.harness.checks import PASS, Call, Earlier, Said, Stage
 from lab.harness.course_hooks import COURSE_EVENTS
-from lab.trace import HookFailed, HookFired, HookSkipped, StopContinued, Trace
+from lab.kernel.trace import HookFailed, HookFired, HookSkipped, StopContinued, Trace
 
 EVENTS = (
     "UserPromptSubmit",

@@ -20,7 +20,7 @@ from lab.harness.parts import Parts
 from lab.harness.permissions import Gates, Human, Permissions
 from lab.harness.results import ResultCaps
 from lab.harness.tools import ToolRegistry
-from lab.trace import HistoryTrimmed, ResultAppended, ToolCallSeen, ToolExecuted, Trace
+from lab.kernel.trace import HistoryTrimmed, ResultAppended, ToolCallSeen, ToolExecuted, Trace
 from lab.world import World
 
 

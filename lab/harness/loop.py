@@ -12,7 +12,7 @@ from lab.harness.model_call import Answer, ModelCall, Unanswered
 from lab.harness.partial import DropPartial
 from lab.harness.retry import Backoff, Wait
 from lab.harness.thinking import ThinkingKept
-from lab.trace import EndReason, RunEnded, RunStarted
+from lab.kernel.trace import EndReason, RunEnded, RunStarted
 
 if TYPE_CHECKING:
     import anthropic
@@ -36,7 +36,7 @@ class DeclaredStopReason(ContentTest):
 
 
 class LoopParts(NamedTuple):
-    """The loop's own parts (M1), handed in by whoever builds the harness (lab/scenario.py
+    """The loop's own parts (M1), handed in by whoever builds the harness (lab/kernel/scenario.py
     takes them from the switchboard's Parts); the layers get theirs (M2–M5) beside them."""
 
     continue_test: type[ContentTest] = ContentTest

@@ -20,7 +20,7 @@ from anthropic.types import Message
 
 from lab.harness.partial import DropPartial
 from lab.harness.retry import MAX_RETRIES, Backoff, Wait, transient
-from lab.trace import (
+from lab.kernel.trace import (
     AnswerUnreadable,
     ApiRejected,
     CallCutOff,

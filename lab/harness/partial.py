@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lab.trace import PartialAnswer, Trace
+from lab.kernel.trace import PartialAnswer, Trace
 
 
 class DropPartial:

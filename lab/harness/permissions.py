@@ -17,10 +17,10 @@ from typing import Any, Literal
 
 import pathspec
 
-from lab import course_rules
+from lab.chapter import course_rules
 from lab.harness.checks import PASS, Call, Earlier, Said
 from lab.harness.hooks import HooksOnlyTighten, SilenceIsNothing
-from lab.trace import Decision, Gate, GateDecision, HumanAsked, RuleIgnored, Trace
+from lab.kernel.trace import Decision, Gate, GateDecision, HumanAsked, RuleIgnored, Trace
 from lab.world import World, split_commands
 
 # Production rule names cover the lab's tools the way Claude Code's cover its own.
@@ -308,7 +308,7 @@ def deny_rule_for(
 
 
 def course_permissions() -> Permissions:
-    """The course's s03 gates (its rule set is lab/course_rules.py): a bash-only deny list,
+    """The course's s03 gates (its rule set is lab/chapter/course_rules.py): a bash-only deny list,
     two ask rules, the y/N question, and no question when no rule matches."""
     outside = Rule(
         course_rules.OUTSIDE,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lab.trace import ResultSpilled, Trace
+from lab.kernel.trace import ResultSpilled, Trace
 from lab.world import World
 
 

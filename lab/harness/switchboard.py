@@ -41,7 +41,7 @@ from lab.harness.retry import Backoff, NoRetry
 from lab.harness.thinking import ThinkingDropped, ThinkingKept
 from lab.harness.tools import BareDispatch, ContractChecked, ContractUnchecked, GuardedDispatch
 from lab.harness.walls import Sandboxed, Unsandboxed, WallDown, WallUp
-from lab.switches import Switches, switch_names
+from lab.kernel.switches import Switches, switch_names
 
 # switch: (slot, reference part, faulty part)
 TABLE: dict[str, tuple[str, type, type]] = {

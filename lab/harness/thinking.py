@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lab.trace import ThinkingSentBack, Trace
+from lab.kernel.trace import ThinkingSentBack, Trace
 
 THINKING = ("thinking", "redacted_thinking")
 

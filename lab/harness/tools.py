@@ -10,7 +10,7 @@ import inspect
 from collections.abc import Iterable
 from typing import Any
 
-from lab.tool import Tool, ToolError
+from lab.kernel.tool import Tool, ToolError
 
 __all__ = [
     "BareDispatch",

@@ -6,9 +6,9 @@ course's s03 dropped the wall for a question (D10) and never had a sandbox (D28)
 
 from __future__ import annotations
 
-from lab.tool import Tool
+from lab.kernel.tool import Tool
 from lab.world import NoWall, WorkspaceWall, World, course_tools
-from lab.world.tools import Wall
+from lab.world.toolbox import Wall
 
 
 class WallUp:

@@ -5,7 +5,7 @@ wire); this endpoint judges it (chat_rules.py), asks the same ScriptedModel for 
 renders it (chat_render.py), and keeps its record in the same lists as the Messages wire does
 (`requests`, `replies`, `rejections`, `faults`, `cut_calls`), numbered in the same sequence, and
 in the Messages wire's words (a request's body read by chat_view.py, a reply as the Message the
-other wire would have sent): every reader of that record (lab/record.py's Tap, the promises)
+other wire would have sent): every reader of that record (lab/kernel/record.py's Tap, the promises)
 judges both wires alike. What crossed the wire is the probe Recorder's (it keeps the raw body).
 
 A responder sees a chat request in the Messages wire's words (chat_view.py: tool_calls as tool_use

@@ -22,7 +22,7 @@ from typing import Any, get_args
 
 from anthropic.types.anthropic_beta_param import AnthropicBetaParam
 
-from lab.schema import jsonschema
+from lab.kernel.schema import jsonschema
 
 Body = dict[str, Any]
 Headers = Mapping[str, str]
@@ -118,7 +118,7 @@ def thinking_budget(body: Body) -> bool:
 def _valid_schema(schema: Any) -> bool:
     key = marshal.dumps(schema)
     if key not in SCHEMA_VERDICTS:
-        # Imported on first use (lab/schema.py): jsonschema costs startup, and most requests
+        # Imported on first use (lab/kernel/schema.py): jsonschema costs startup, and most requests
         # reuse a known schema.
         validators = jsonschema()
         if len(SCHEMA_VERDICTS) >= SCHEMA_MEMORY:

@@ -1,7 +1,8 @@
 """Notebook glue: step a harness turn by turn; show turns, runs, code and pictures as HTML.
 
-views.py holds the stepper and the rich views; pictures.py the hand-drawn SVG charts; probe.py
-runs `lab probe` for notebook 08 (import it as a module: `from lab.notebook import probe`).
+views.py holds the stepper and the rich views; pictures.py the hand-drawn SVG charts;
+probe_inline.py runs `lab probe` for notebook 08 (import it as a module:
+`from lab.notebook import probe_inline as probe`).
 """
 
 from lab.notebook.pictures import (

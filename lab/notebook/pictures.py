@@ -8,14 +8,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from lab.experiment import MECHANISMS, load_all
+from lab.chapter.experiment import MECHANISMS, load_all
 from lab.harness.checks import ORDER
 from lab.harness.hooks import EVENTS
 from lab.harness.layers import Layers
 from lab.harness.permissions import Gates, Human, Permissions
-from lab.notebook.views import Picture
-from lab.switches import switch_info, switch_names
-from lab.trace import (
+from lab.kernel.switches import switch_info, switch_names
+from lab.kernel.trace import (
     ApiRejected,
     CheckFailed,
     ModelAnswered,
@@ -26,8 +25,9 @@ from lab.trace import (
     ToolExecuted,
     Trace,
 )
+from lab.notebook.views import Picture
 from lab.views import harness_words as said
-from lab.views import report
+from lab.views import trays
 from lab.views.text_cells import wrap
 from lab.world import World, course_tools
 
@@ -119,7 +119,7 @@ def tray_chart(*runs: Any, titles: Sequence[str] = (), lang: str = "en") -> Pict
     executed call, a band per tray (∥ = the tray ran in parallel)."""
     w = WORDS[lang]
     charts = [
-        (titles[i] if i < len(titles) else "", report.tray_bars(r)) for i, r in enumerate(runs)
+        (titles[i] if i < len(titles) else "", trays.tray_bars(r)) for i, r in enumerate(runs)
     ]
     seconds = max([b.finished for _, bars in charts for b in bars] + [1.0])
     left, width, row = 300, 880, 18
@@ -167,7 +167,7 @@ def tray_chart(*runs: Any, titles: Sequence[str] = (), lang: str = "en") -> Pict
 def call_fates(source: Any) -> dict[str, str]:
     """What became of each tool_use the model sent: 'ran', 'error', 'blocked at <stage>',
     'dropped' (never looked at) or 'no result' (looked at, no tool_result sent)."""
-    events = report.events_of(source)
+    events = trays.events_of(source)
     seen = {e.call_id for e in events if isinstance(e, ToolCallSeen)}
     blocked = {e.call_id: e.stage for e in events if isinstance(e, CheckFailed)}
     ran = {e.call_id: e.is_error for e in events if isinstance(e, ToolExecuted)}
@@ -196,9 +196,9 @@ def timeline(source: Any, title: str = "", lang: str = "en") -> Picture:
     """The run as a strip of turns: what each answer declared against what its content held
     (red frame when they disagree), each call's fate, and how the turn ended."""
     w = WORDS[lang]
-    events = report.events_of(source)
+    events = trays.events_of(source)
     fates = call_fates(events)
-    turns = report.by_turn(events)
+    turns = trays.by_turn(events)
     numbers = [n for n in turns if n > 0]
     col, gap, top = 118, 18, 26
     body = [label(4, 16, title, font_weight="bold")] if title else []

@@ -19,16 +19,16 @@ from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from lab.experiment import Experiment, Outcome, load_all, run_experiment, select
-from lab.model.script import tool_use_id
-from lab.runner import wire
-from lab.scenario import Run, Scenario, safely
-from lab.switches import Switches, switch_info, switch_names
-from lab.trace import (
+from lab.chapter.experiment import Experiment, Outcome, load_all, run_experiment, select
+from lab.kernel.runner import wire
+from lab.kernel.scenario import Run, Scenario, safely
+from lab.kernel.switches import Switches, switch_info, switch_names
+from lab.kernel.trace import (
     EndReason,
     Event,
     Trace,
 )
+from lab.model.script import tool_use_id
 from lab.views import invariant_words, report, switch_words, transcript
 from lab.views.rich_html import WIDTH, to_html, to_text
 
@@ -413,7 +413,7 @@ def course_result(output: str, lang: str) -> Text:
 
 
 def course_run_view(run: Any, lang: str = "en") -> View:
-    """A run of the course's loop (lab.course_steps): each call and what went back, then the
+    """A run of the course's loop (lab.chapter.course_steps): each call and what went back, then the
     questions put to the human and the audit log (s03/s04), the files lost."""
     w = COURSE_RUN[lang]
     title = w["title"].format(chapter=run.chapter, n=len(run.calls), lost=len(run.lost))

@@ -19,20 +19,20 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
+from lab.kernel.record import Tap, WatchedModel
+from lab.kernel.runner import run_to_end
 from lab.probe.cases import script_tools
 from lab.probe.catalogue import CASES
+from lab.probe.confinement import Scratch, environment, listing, outside_places, written_outside
 from lab.probe.conversation import Conversation
 from lab.probe.grades import Verdict, worse
 from lab.probe.idle import Progress, Wire, while_working
 from lab.probe.recorder import Recorder
-from lab.probe.sandbox import Scratch, environment, listing, outside_places, written_outside
 from lab.probe.target import Target
 from lab.probe.trial import Exit, Setting, Trial, short
 from lab.probe.verdict import Case, verdict
 from lab.probe.view import wrapped, written
 from lab.probe.warm import WarmStarts, program_args, warm_module
-from lab.record import Tap, WatchedModel
-from lab.runner import run_to_end
 
 # What a program run comes back with: its exit status (None: stopped at the limit), its output,
 # and how it stood when it was stopped (None: it ended by itself).

@@ -3,9 +3,9 @@
 Hypothesis draws N scripts of one to four answers, each answer one to three blocks — the target's
 harmless call, an unknown tool, a schema-invalid input, text — with a declared stop_reason that
 may disagree with the blocks, sometimes after a 529. Each script runs as a trial (the target as a
-program, over loopback) and is judged by the wire invariants of lab/probe/wire.py. Hypothesis
-then shrinks the first breaker (at most SHRINKS more trials, however long they take), and the
-smallest is written out as a script file that `lab serve FILE` plays to any harness. What the
+program, over loopback) and is judged by the wire invariants of lab/probe/wire_promises.py.
+Hypothesis then shrinks the first breaker (at most SHRINKS more trials, however long they take), and
+the smallest is written out as a script file that `lab serve FILE` plays to any harness. What the
 command shows (progress on stderr, the script or its JSON) is lab/views/probe_fuzz.py's.
 """
 
@@ -113,7 +113,7 @@ def problems_of(
     """Run a generated script as one trial of `target`; the wire invariants it broke."""
     from lab.probe.bench import run_trial
     from lab.probe.conversation import stages_from_script
-    from lab.probe.wire import WireRun, wire_problems
+    from lab.probe.wire_promises import WireRun, wire_problems
 
     case = Case(
         id="F",

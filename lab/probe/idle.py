@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from lab.record import Wire
+from lab.kernel.record import Wire
 
 SAMPLE = 0.25  # seconds between two looks at the program
 CAP = 5.0  # the wall-clock limit, in idle limits
@@ -67,10 +67,10 @@ class Progress:
         return f"timed out: idle for {idle} s, stopped after {self.wall:.0f} s: {facts}"
 
 
-# After a transient fault (lab.record.TRANSIENT: the client waits before asking again, as told by
-# retry-after or on a back-off of its own) the program may stay quiet for two limits, not one, so
-# that a back-off as long as the limit (smolagents waits 60 s) is not cut by a race with the clock.
-# What the fake saw of the program's connection is the tap's `Wire` (lab/record.py).
+# After a transient fault (lab.kernel.record.TRANSIENT: the client waits before asking again, as
+# told by retry-after or on a back-off of its own) the program may stay quiet for two limits, not
+# one, so that a back-off as long as the limit (smolagents waits 60 s) is not cut by a race with the
+# clock. What the fake saw of the program's connection is the tap's `Wire` (lab/kernel/record.py).
 AFTER_FAULT = 2.0
 
 
@@ -117,8 +117,8 @@ def descendants() -> list[int]:
 
 
 def while_working(limit: float, wire: Wire) -> Callable[[subprocess.Popen], Progress | None]:
-    """How `lab.runner.run_to_end` waits for a program under `lab probe`: while it works, until
-    it has been idle for `limit` seconds (None: it ended by itself)."""
+    """How `lab.kernel.runner.run_to_end` waits for a program under `lab probe`: while it works,
+    until it has been idle for `limit` seconds (None: it ended by itself)."""
 
     def wait(process: subprocess.Popen) -> Progress | None:
         return wait_while_working(ended_within(process), process.pid, limit, wire)

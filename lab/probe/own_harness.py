@@ -25,10 +25,10 @@ import anthropic
 
 from lab.harness.permissions import Permissions
 from lab.harness.retry import real_wait
-from lab.runner import wire
-from lab.scenario import Setup
-from lab.switches import Switches, switch_names
-from lab.trace import ModelAnswered, RunEnded
+from lab.kernel.runner import wire
+from lab.kernel.scenario import Setup
+from lab.kernel.switches import Switches, switch_names
+from lab.kernel.trace import ModelAnswered, RunEnded
 
 PRESETS = {"reference": Switches, "course": Switches.course}
 DENY = "Bash(touch *)"  # the target's deny rule for P11

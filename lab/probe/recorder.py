@@ -1,7 +1,7 @@
 """The probe's wire log: every HTTP request the fake API answers, in order, as the one tap saw it.
 
-`Recorder` stands in front of a Tap (lab/record.py), which stands where the fake API stood: the
-tap writes the request down and says what the fake answered (the Record's `Reply`, derived
+`Recorder` stands in front of a Tap (lab/kernel/record.py), which stands where the fake API stood:
+the tap writes the request down and says what the fake answered (the Record's `Reply`, derived
 once); the Recorder adds what a reader of the probe is shown. The script's own record (which
 stage a request stood at, which step it got) comes from the responder's `log`, the tap's
 `notes`.
@@ -17,11 +17,11 @@ from typing import Any
 
 import httpx2
 
+from lab.kernel.record import Tap
 from lab.model.script import Turn
 from lab.probe.conversation import Played
 from lab.probe.trial import Exchange, short
 from lab.probe.which_wire import recorded_body, wire_of
-from lab.record import Tap
 
 
 def parse_body(content: bytes) -> Any:
@@ -41,7 +41,7 @@ def error_line(response: httpx2.Response) -> str:
 
 
 class Recorder:
-    """The probe's view of the one tap (lab/record.py): for each request the tap writes down,
+    """The probe's view of the one tap (lab/kernel/record.py): for each request the tap writes down,
     an Exchange that adds what a reader of the probe is shown (method, path, the answer's line,
     the conversation's record of the request); anything else is the tap's.
 

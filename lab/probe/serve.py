@@ -17,7 +17,7 @@ the harness hung up, or once `--idle` seconds (default 30) passed without a requ
 first: a harness that stops early does not keep it waiting. The exit status is the probe's
 (lab/probe/grades.py): 4 when a served case was not reached, 1 when it reads fail or when the
 script was not consumed or a request was rejected, else 0 (non-strict and info are not
-failures). What it prints is lab/views/serve.py's.
+failures). What it prints is lab/views/serve_log.py's.
 
 It lasts: what it keeps is bounded by count, not by the requests it answered (a run's first
 KEPT requests whole for its verdict, the later ones counted; the fake forgets each request once
@@ -35,12 +35,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from lab.bilingual import Words
+from lab.kernel.record import result_text
+from lab.kernel.user_code import run_file
+from lab.languages.bilingual import Words
 from lab.probe.conversation import Played
 from lab.probe.grades import counts, exit_status
 from lab.probe.trial import Exchange, Exit, Setting, Trial, short
-from lab.record import result_text
-from lab.user_code import run_file
 
 IDLE = 30.0  # seconds without a request after which --until-done stops
 KEPT = 100  # a run's requests kept whole for its verdict; the later ones are counted
@@ -68,7 +68,7 @@ class Served:
 
 
 class Log(Protocol):
-    """Where `lab serve` shows what happens (lab/views/serve.py's ServeLog prints it)."""
+    """Where `lab serve` shows what happens (lab/views/serve_log.py's ServeLog prints it)."""
 
     def intro(self, served: Served, url: str) -> None: ...
     def exchange(self, exchange: Exchange) -> None: ...
@@ -209,7 +209,7 @@ def served_case(case: Any, call: str | None, replay: bool = False) -> Served:
 
 
 def served_experiment(ident: str, replay: bool = False) -> Served:
-    from lab.experiment import ExperimentError, load_all, select
+    from lab.chapter.experiment import ExperimentError, load_all, select
     from lab.probe.recorder import InOrder
 
     try:
@@ -427,9 +427,9 @@ def answering(served: Served, watch: Watch, then: Callable[[Exchange], None]) ->
     and nothing is kept per request (neither the tap nor the Recorder keeps an exchange, the
     fake forgets each one once it was logged), so a server that answers for days stays the size
     it started."""
+    from lab.kernel.record import Tap, WatchedModel
     from lab.model import FakeMessagesAPI
     from lab.probe.recorder import Recorder
-    from lab.record import Tap, WatchedModel
 
     api = FakeMessagesAPI(WatchedModel(served.responder))
 

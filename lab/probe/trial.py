@@ -13,15 +13,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from lab.kernel.promises import what_changed
+from lab.kernel.record import blocks_in as blocks_of
+from lab.kernel.record import result_text
 from lab.probe.conversation import Played, Stage, blocks_in, strings, turn_of, user_text
 from lab.probe.idle import Progress
 from lab.probe.which_wire import CHAT, MESSAGES, id_on
-from lab.promises import what_changed
-from lab.record import blocks_in as blocks_of
-from lab.record import result_text
 
 if TYPE_CHECKING:
-    from lab.record import Record, Reply
+    from lab.kernel.record import Record, Reply
 
 
 @dataclass(frozen=True)
@@ -51,8 +51,9 @@ class Exchange:
     played: Played | None  # the conversation's record, when the request reached the script
     at: float = 0.0  # seconds since the server started, taken when the request arrived
     betas: str = ""  # its anthropic-beta header: a request resent with fewer betas is changed
-    # What the fake answered, in the Record's words, as the tap wrote it down (lab/record.py);
-    # None: the request was no part of the conversation (a GET, a health probe).
+    # What the fake answered, in the Record's words, as the tap wrote it down
+    # (lab/kernel/record.py); None: the request was no part of the conversation (a GET, a health
+    # probe).
     reply: Reply | None = None
     # The wire it came on (lab/probe/which_wire.py; None: not a model request). On the chat wire the
     # body is recorded in the neutral history's words.
@@ -116,7 +117,7 @@ class Trial:
     # What a reader is shown instead of this run's own paths and port (bodies keep them: judges
     # compare them with the call as it was sent).
     hidden: Mapping[str, str] = field(default_factory=dict, repr=False)
-    outside_files: Sequence[str] = ()  # written outside the scratch folder (sandbox.py)
+    outside_files: Sequence[str] = ()  # written outside the scratch folder (confinement.py)
     forced_wire: str | None = None  # the target's declared wire, or `--wire` (None: detected)
 
     def shown(self, text: str) -> str:
@@ -131,8 +132,11 @@ class Trial:
 
     @cached_property
     def record(self) -> Record:
-        """The trial as the one Record every promise reads, built once (lab/probe/wire.py)."""
-        from lab.probe.wire import record_of  # wire.py reads trials: imported when first asked
+        """The trial as the one Record every promise reads, built once
+        (lab/probe/wire_promises.py)."""
+        from lab.probe.wire_promises import (
+            record_of,  # wire_promises.py reads trials: imported when first asked
+        )
 
         return record_of(self)
 

@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from lab.kernel.record import TRANSIENT
 from lab.probe.conversation import Stage
 from lab.probe.grades import INCONCLUSIVE, INFO, KEPT, NA, NOT_REACHED, Verdict
 from lab.probe.trial import Setting, Trial
 from lab.probe.which_wire import WIRES
-from lab.record import TRANSIENT
 
 Promise = Callable[[Trial], str | None]  # None: it holds; else one line: what broke
 Evidence = Callable[[Trial], Sequence[str | Sequence[str]]]  # lines (a quoted request: a list)

@@ -9,7 +9,7 @@ program's process tree wrote outside (nothing reached the real places); another 
 machine writing in /tmp changes nothing the probe reads.
 
 Where a mount namespace cannot be had (no user namespaces, not Linux), the degraded alternative is
-the listing diff in sandbox.py (`outside_places`, `written_outside`): it sees every process's
+the listing diff in confinement.py (`outside_places`, `written_outside`): it sees every process's
 writes, so it names the probe's neighbours' files too.
 
 Run as `python -I view.py SCRATCH PLACE... -- PROGRAM ARGS...` (`wrapped`) it enters the view,
@@ -102,7 +102,7 @@ def mounted(scratch: Path, chosen: list[Path]) -> str | None:
 
 def written(scratch: Path) -> list[str] | None:
     """What the program wrote outside, by the real paths it wrote (a removal says so); None when
-    it ran without a view of its own (then sandbox.py's listing is the alternative)."""
+    it ran without a view of its own (then confinement.py's listing is the alternative)."""
     layers = scratch / LAYERS
     if not (layers / PLACES).is_file() or (layers / FAILED).exists():
         return None

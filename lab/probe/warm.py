@@ -40,10 +40,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
 
+from lab.kernel.record import Wire
+from lab.probe.confinement import Scratch, environment
 from lab.probe.idle import Progress, wait_while_working
-from lab.probe.sandbox import Scratch, environment
 from lab.probe.view import enter, places
-from lab.record import Wire
 
 # ---------------------------------------------------------------- the parent (and the child)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from lab.teacher.bilingual import one_language
+from lab.teacher.one_language import one_language
 
 CELL = "# %%"
 MARKDOWN = "# %% [markdown]"

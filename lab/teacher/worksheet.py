@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from lab.teacher.bilingual import blocks, one_language
 from lab.teacher.edition import cells
+from lab.teacher.one_language import blocks, one_language
 
 CHECK = re.compile(r"""check\(\s*["']([^"']+)["']""")
 # A question's paragraph opens in bold: **问题 M1.1 / Question M1.1.** or **A.1　为什么……？**

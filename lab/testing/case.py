@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from lab.harness.permissions import Permissions, Rule, contains, course_permissions
+from lab.kernel.scenario import Run, Scenario, run_scenario
+from lab.kernel.switches import Switches
 from lab.model import Fault, Step, turn_of
-from lab.scenario import Run, Scenario, run_scenario
-from lab.switches import Switches
 from lab.testing import catalog
 
 THINKING_BUDGET = 1024  # the API's smallest budget

@@ -11,11 +11,11 @@ import json
 import textwrap
 from typing import Any
 
+from lab.kernel.observables import STANDARD
+from lab.kernel.scenario import Run
+from lab.kernel.switches import Switches, switch_info
 from lab.model import ApiError, CutOff, Step, StreamDropped, StreamError, Turn, turn_of
 from lab.model.script import overloaded, rate_limited, server_error
-from lab.observables import STANDARD
-from lab.scenario import Run
-from lab.switches import Switches, switch_info
 from lab.testing import catalog
 from lab.testing.case import THINKING_BUDGET, Case, RuleSet
 from lab.testing.invariants import Invariant, broken
@@ -183,11 +183,11 @@ def imports(case: Case) -> list[str]:
             permissions.append("contains")
     from_catalog = [case.human] if isinstance(case.human, str) else []
     from_catalog += ["extra_tools"] * bool(case.tools) + ["hooks"] * bool(case.hooks)
-    lines = ["from lab.experiment import Experiment"]
+    lines = ["from lab.chapter.experiment import Experiment"]
     if permissions:
         lines.append(f"from lab.harness.permissions import {', '.join(sorted(permissions))}")
     dsl = dsl_names(case)
-    lines += [f"from lab.model import {', '.join(dsl)}", "from lab.scenario import Scenario"]
+    lines += [f"from lab.model import {', '.join(dsl)}", "from lab.kernel.scenario import Scenario"]
     if from_catalog:
         lines.append(f"from lab.testing.catalog import {', '.join(sorted(from_catalog))}")
     lines.append("from lab.testing.invariants import invariant_holds")

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from lab.harness.hooks import Hook
 from lab.harness.permissions import Permissions
+from lab.kernel.scenario import Scenario
 from lab.model import Step
-from lab.scenario import Scenario
 from lab.testing import catalog
 from lab.testing.case import Case, RuleSet
 from lab.testing.conversations import scripts

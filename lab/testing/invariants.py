@@ -14,19 +14,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from lab import promises
 from lab.harness.batching import MAX_PARALLEL
 from lab.harness.checks import Call
 from lab.harness.hooks import STOP_BLOCK_CAP, as_decision
 from lab.harness.permissions import Gates, Human
 from lab.harness.retry import MAX_RETRIES
 from lab.harness.tools import Tool, contract_mismatch, invoke
-from lab.model.tool_pairs import CALL_ORDER, blocks_of, leading_result_ids, tool_use_ids, unanswered
-from lab.promises import block_key
-from lab.scenario import Run, record_of, run_scenario, tools_for
-from lab.schema import jsonschema
-from lab.testing.catalog import always_yes
-from lab.trace import (
+from lab.kernel import promises
+from lab.kernel.promises import block_key
+from lab.kernel.scenario import Run, record_of, run_scenario, tools_for
+from lab.kernel.schema import jsonschema
+from lab.kernel.trace import (
     BatchRan,
     CheckFailed,
     CheckPassed,
@@ -44,6 +42,8 @@ from lab.trace import (
     ToolRefused,
     Trace,
 )
+from lab.model.tool_pairs import CALL_ORDER, blocks_of, leading_result_ids, tool_use_ids, unanswered
+from lab.testing.catalog import always_yes
 from lab.world import World, is_read_only
 
 Check = Callable[[Run], str | None]
@@ -107,7 +107,7 @@ def show_call(event: ToolExecuted | ToolCallSeen) -> str:
 
 
 # ---- M1: the loop --------------------------------------------------------------------------
-# The promise `pairing` (lab/promises.py), and stricter: the lab's own call order.
+# The promise `pairing` (lab/kernel/promises.py), and stricter: the lab's own call order.
 def pairing_in_call_order(run: Run) -> str | None:
     """Every request the harness sends passes the fake API's validation: each tool_use is
     answered exactly once, by a tool_result at the head of the very next user message, and

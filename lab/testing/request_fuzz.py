@@ -8,7 +8,7 @@ a fresh in-process fake judges each body alone. What is counted, and must stay 0
   tracebacks       anything printed to stderr with "Traceback" while the fuzz ran;
   misshapen        a whole answer that is not in the API's JSON shape;
   unrecorded       a body answered but not written down once, as answered, by the tap that
-                   records every run (lab/record.py);
+                   records every run (lab/kernel/record.py);
   verdicts differ  a body whose (status, error message) over loopback is not the one a fresh
                    fake gives the same bytes (thread `continue` requests excepted: they depend
                    on the threads held, by design).
@@ -36,11 +36,11 @@ from dataclasses import dataclass, field
 
 import httpx2
 
+from lab.kernel.record import Tap, WatchedModel
 from lab.model import FakeMessagesAPI, tool_use, turn
 from lab.model.framing import MAX_REQUEST_BYTES
 from lab.model.signing import SIGNER
 from lab.model.wiring import on_loopback
-from lab.record import Tap, WatchedModel
 
 Rng = random.Random
 ANSWER = turn("ok", tool_use("bash", {"command": "ls"}))

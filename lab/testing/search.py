@@ -25,8 +25,8 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 
+from lab.kernel.switches import Switches, switch_info, switch_names
 from lab.model import Turn
-from lab.switches import Switches, switch_info, switch_names
 from lab.testing.case import Case, RuleSet
 from lab.testing.focus import focused_cases
 from lab.testing.invariants import BY_NAME, INVARIANTS, Invariant, broken

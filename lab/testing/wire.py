@@ -1,8 +1,8 @@
 """Wire-level invariants for a harness function: run it in process on the fake API, judge the wire.
 
 The invariants in `invariants.py` read the lab harness's trace; the wire invariants (defined in
-lab/probe/wire.py, re-exported here) read only what crosses the wire — every request the fake
-Messages API received, what it answered, and how the run ended — so they hold for any harness
+lab/probe/wire_promises.py, re-exported here) read only what crosses the wire — every request the
+fake Messages API received, what it answered, and how the run ended — so they hold for any harness
 in any language.
 
 Plugging in a harness (the protocol): write a function `harness(client, prompt)` that runs your
@@ -37,15 +37,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from lab.kernel.runner import ClientFactory, WireHarness, with_sdk_retries, without_sdk_retries
 from lab.model.script import ApiError, Step
-from lab.probe import wire as probe_wire
+from lab.probe import wire_promises as probe_wire
 from lab.probe.conversation import Conversation, stages_from_script
 from lab.probe.which_wire import CHAT
-from lab.probe.wire import WIRE_INVARIANTS, WireRun
-from lab.runner import ClientFactory, WireHarness, with_sdk_retries, without_sdk_retries
+from lab.probe.wire_promises import WIRE_INVARIANTS, WireRun
 
 if TYPE_CHECKING:
-    from lab.record import Tap
+    from lab.kernel.record import Tap
 
 __all__ = [
     "WIRE_INVARIANTS",
@@ -62,8 +62,8 @@ __all__ = [
 
 REQUEST_LIMIT = 50  # a harness that asks more often than this is stopped with an error answer
 
-# Invariants with no meaning on the Chat Completions wire, and why (lab/probe/wire.py's table:
-# they ask for a tool_result's `is_error`, and a `tool` message has no such flag).
+# Invariants with no meaning on the Chat Completions wire, and why (lab/probe/wire_promises.py's
+# table: they ask for a tool_result's `is_error`, and a `tool` message has no such flag).
 NOT_ON_CHAT = probe_wire.OFF_WIRE[CHAT]
 
 
@@ -110,8 +110,8 @@ def run_wire(
     with the client `client` builds (default: the SDK's own retries on, as under `lab probe`).
     An openai client (CHAT_CLIENTS) runs it on the Chat Completions wire: a script step with no
     meaning there is refused first (ValueError, one line)."""
+    from lab.kernel.runner import run_function
     from lab.probe.recorder import Recorder
-    from lab.runner import run_function
 
     if client in CHAT_CLIENTS:
         from lab.model.chat_render import check_chat_script

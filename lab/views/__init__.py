@@ -7,12 +7,12 @@ transcript.py    a run line by line, and the first divergence of two runs (the b
                  transcript_words.py their words
 harness_words.py the harness's stage, gate and reason strings read in Chinese; switch_words.py
                  and invariant_words.py the switches' and the invariants' prose in Chinese
-compare.py       `lab compare PRESET`;  predict.py  predict-then-run's verdicts and questions
+compare_table.py  `lab compare PRESET`;  predict_view.py  predict-then-run's verdicts and questions
 panorama.py      one call's path on one SVG picture, each experiment's break lit
 html_report.py   the `lab report --html` page;  rich_html.py  rich renderables as HTML or text
 matrix.py        the kill matrix (`lab matrix`) as tables and JSON
-probe.py         the probe's matrix and evidence (`lab probe`);  probe_html.py  its HTML report
-exercises.py     `lab check`: a student's results with hints, the teacher's list
+probe_matrix.py  the probe's matrix and evidence (`lab probe`);  probe_html.py  its HTML report
+exercise_results.py  `lab check`: a student's results with hints, the teacher's list
 text_cells.py    text width in display cells (CJK counts double), for SVG labels; a layout
                  chosen by the terminal's width
 """

@@ -79,7 +79,7 @@ def schema_message(text: str) -> str:
 
 
 # What stands for the user's answer when there is none: `lab live` once its --human list is used
-# up (lab/live.py's NO_ANSWER_LEFT).
+# up (lab/kernel/live.py's NO_ANSWER_LEFT).
 ANSWERS = {"no answer left → deny": "没有剩下的回答 → 拒绝"}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 
-from lab.experiment import MECHANISMS, Outcome
+from lab.chapter.experiment import MECHANISMS, Outcome
 from lab.views import transcript
 from lab.views.panorama import panorama_svg
 from lab.views.report import flips_text, grade_label, show

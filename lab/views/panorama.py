@@ -11,8 +11,8 @@ import html
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from lab.experiment import Outcome
-from lab.trace import (
+from lab.chapter.experiment import Outcome
+from lab.kernel.trace import (
     ApiRejected,
     BatchRan,
     CheckFailed,

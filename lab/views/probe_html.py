@@ -13,7 +13,7 @@ from lab.probe.catalogue import BY_ID
 from lab.probe.grades import FAIL
 from lab.probe.target import Target
 from lab.probe.trial import Exchange, block_line, cut
-from lab.views.probe import reproduce, shown_value, versions
+from lab.views.probe_matrix import reproduce, shown_value, versions
 
 STYLE = """
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2em; color: #222; }

@@ -15,7 +15,7 @@ from lab.probe.bench import Cell
 from lab.probe.catalogue import BY_ID
 from lab.probe.grades import FAIL, NOT_REACHED, POLICY
 from lab.probe.target import Target
-from lab.views.probe import reproduce
+from lab.views.probe_matrix import reproduce
 
 
 def testcase(cell: Cell, target: Target) -> ET.Element:

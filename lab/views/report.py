@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Any
 
 from rich import box
@@ -17,12 +17,13 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from lab.experiment import MECHANISMS, Experiment, Outcome
-from lab.switches import Switches, switch_info, switch_names
-from lab.trace import BatchRan, Event, ToolExecuted
+from lab.chapter.experiment import MECHANISMS, Experiment, Outcome
+from lab.kernel.switches import Switches, switch_info, switch_names
+from lab.kernel.trace import BatchRan
 from lab.views import harness_words, observable_words, switch_words, transcript
 from lab.views.scenario_words import in_chinese
 from lab.views.text_cells import ByWidth
+from lab.views.trays import tray_view
 
 WORDS = {
     "en": {
@@ -42,10 +43,6 @@ WORDS = {
         "baseline": "baseline",
         "degraded": "degraded",
         "reference": "the reference harness",
-        "tray": "tray",
-        "call": "call",
-        "seconds": "virtual seconds",
-        "makespan": "makespan {s:g} virtual seconds",
         "titled": "{name} ({what})",
         ":": ": ",
         "id": "id",
@@ -79,10 +76,6 @@ WORDS = {
         "baseline": "基线",
         "degraded": "退化",
         "reference": "参考实现",
-        "tray": "托盘",
-        "call": "调用",
-        "seconds": "虚拟秒",
-        "makespan": "总耗时 {s:g} 虚拟秒",
         "titled": "{name}（{what}）",
         ":": "：",
         "id": "编号",
@@ -392,81 +385,6 @@ def experiment_runs_view(outcome: Outcome, lang: str = "en") -> RenderableType:
 # -- trays on a clock ------------------------------------------------------------------------
 # These read only trace events, so they draw a finished Run, a Trace, a plain list of events or
 # anything with a `.trace` (a notebook's Stepper) alike.
-def events_of(source: Any) -> list[Event]:
-    """The events of a Run, a Trace, a Stepper (anything with `.trace`) or a list of events."""
-    return list(getattr(source, "trace", source))
-
-
-def by_turn(events: list[Event]) -> dict[int, list[Event]]:
-    turns: dict[int, list[Event]] = {}
-    for event in events:
-        turns.setdefault(event.turn, []).append(event)
-    return turns
-
-
-def input_text(input: dict[str, Any], limit: int = 50) -> str:
-    return clip(json.dumps(input, ensure_ascii=False), limit)
-
-
-@dataclass(frozen=True)
-class Bar:
-    """One executed call on the virtual clock, with the tray it ran in."""
-
-    tray: int  # 1-based, counted over the whole run
-    turn: int
-    call_id: str
-    label: str
-    started: float
-    finished: float
-    parallel: bool
-    is_error: bool
-
-
-def tray_bars(source: Any) -> list[Bar]:
-    """The executed calls of a run, tray by tray, in virtual seconds (from BatchRan and
-    ToolExecuted events)."""
-    events = events_of(source)
-    executed = {e.call_id: e for e in events if isinstance(e, ToolExecuted)}
-    bars = []
-    trays = [e for e in events if isinstance(e, BatchRan)]
-    for number, tray in enumerate(trays, start=1):
-        for call_id in tray.call_ids:
-            if (run := executed.get(call_id)) is None:
-                continue
-            label = f"{call_id} {run.name} {input_text(run.input, 28)}"
-            bars.append(
-                Bar(
-                    number,
-                    tray.turn,
-                    call_id,
-                    label,
-                    run.started,
-                    run.finished,
-                    tray.parallel,
-                    run.is_error,
-                )
-            )
-    return bars
-
-
-def tray_view(source: Any, per_second: int = 4, lang: str = "en") -> RenderableType:
-    """The trays as a text Gantt chart: one row per executed call, one column per 1/4 s."""
-    w = WORDS[lang]
-    bars = tray_bars(source)
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for column in ("tray", "call", "seconds"):
-        table.add_column(w[column], no_wrap=True)
-    for bar in bars:
-        start = round(bar.started * per_second)
-        length = max(1, round((bar.finished - bar.started) * per_second))
-        chart = Text(" " * start) + Text("█" * length, "red" if bar.is_error else "blue")
-        chart.append(f" {bar.started:g}→{bar.finished:g}s", "dim")
-        kind = "∥" if bar.parallel else "·"
-        table.add_row(f"{bar.tray} {kind}", bar.label, chart)
-    end = max((bar.finished for bar in bars), default=0.0)
-    return Group(table, Text(w["makespan"].format(s=end), "bold"))
-
-
 def outcomes_table(outcomes: list[Outcome], lang: str = "en") -> RenderableType:
     """Every experiment in one table: its switch, each observable before → after, verdict."""
     w = WORDS[lang]
@@ -494,7 +412,7 @@ def outcomes_table(outcomes: list[Outcome], lang: str = "en") -> RenderableType:
 def switches_view(lang: str = "en") -> RenderableType:
     """The switchboard: every flag with its mechanism, evidence grade, reference and course
     values, its experiments and the fault it injects; a table from 140 columns, stacked below."""
-    from lab.course_rules import PINNED, revision_dependent
+    from lab.chapter.course_rules import PINNED, revision_dependent
 
     w = WORDS[lang]
     reference, course = Switches(), Switches.course()

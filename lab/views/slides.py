@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import html
 
-from lab.experiment import MECHANISMS, Outcome
+from lab.chapter.experiment import MECHANISMS, Outcome
 from lab.views.html_report import grade_of
 from lab.views.observable_words import GLOSSES
 from lab.views.panorama import PROJECTOR, panorama_svg

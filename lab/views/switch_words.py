@@ -1,10 +1,10 @@
 """The switchboard's prose in Chinese: each switch's fault and why the course sets it as it does,
-keyed by the switch's name (lab/switches.py keeps the English beside the code). A switch missing
-here shows its English, and tests/test_zh.py fails on it."""
+keyed by the switch's name (lab/kernel/switches.py keeps the English beside the code). A switch
+missing here shows its English, and tests/test_zh.py fails on it."""
 
 from __future__ import annotations
 
-from lab.disputes import DISPUTED_FRONT_HALF
+from lab.chapter.disputes import DISPUTED_FRONT_HALF
 
 FAULTS = {
     "trust_stop_reason": "续轮判据信声明的 stop_reason，而不看内容块：声明写着 end_turn 时"

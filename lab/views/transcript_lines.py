@@ -9,7 +9,7 @@ from typing import Any
 
 from rich.text import Text
 
-from lab.trace import (
+from lab.kernel.trace import (
     AnswerUnreadable,
     ApiRejected,
     BatchRan,

@@ -5,7 +5,7 @@ from lab.world.sandbox import Sandbox
 from lab.world.shell import COMMAND_SECONDS, Shell, ShellResult
 from lab.world.shell_commands import is_read_only
 from lab.world.shell_parsing import split_commands
-from lab.world.tools import TOOL_SECONDS, NoWall, WorkspaceWall, course_tools
+from lab.world.toolbox import TOOL_SECONDS, NoWall, WorkspaceWall, course_tools
 from lab.world.world import VirtualClock, World
 
 __all__ = [

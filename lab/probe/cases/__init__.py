@@ -17,7 +17,7 @@ from lab.probe.cases.images import IMAGE_CASES
 from lab.probe.cases.long_runs import LONG_RUN_CASES
 from lab.probe.cases.resending import RESENDING_CASES
 from lab.probe.cases.stop_reasons import STOP_REASON_CASES
-from lab.probe.cases.thinking import THINKING_CASES
+from lab.probe.cases.thinking_loop import THINKING_CASES
 from lab.probe.cases.transient import TRANSIENT_CASES
 from lab.probe.trial import Setting
 from lab.probe.verdict import Case

@@ -4,7 +4,7 @@ input (P3), unreadable streamed JSON (P4), a call its deny rule forbids though t
 
 from __future__ import annotations
 
-from lab import promises
+from lab.kernel import promises
 from lab.model.script import text, tool_use, turn
 from lab.probe.cases.endings import (
     Promise,

@@ -1,7 +1,7 @@
 """How a probe run ended, asked the same way by every case: the rows and lines cases share.
 
 A row's promise takes the Trial and returns None when it holds, else one line saying what broke
-(lab/probe/verdict.py). The facts themselves are promises of lab/promises.py judged over the
+(lab/probe/verdict.py). The facts themselves are promises of lab/kernel/promises.py judged over the
 trial's one Record (`trial.record`): pairing (through `pairing_of`, which leaves a message
 thread's own history to the API), no_crash, ended_honestly.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from lab import promises
+from lab.kernel import promises
 from lab.probe.trial import Exchange, Trial
-from lab.probe.wire import pairing_of
+from lab.probe.wire_promises import pairing_of
 
 Promise = Callable[[Trial], str | None]
 

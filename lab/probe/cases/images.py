@@ -13,6 +13,7 @@ import base64
 import struct
 import zlib
 
+from lab.kernel.record import blocks_in
 from lab.model.script import text, tool_use, turn
 from lab.probe.cases.endings import ended_badly, rejected, the_end
 from lab.probe.conversation import IMAGE_TOOL, Stage, offered_names
@@ -21,7 +22,6 @@ from lab.probe.scripts import final_turn, finish, ids
 from lab.probe.trial import Exchange, Setting, Trial
 from lab.probe.verdict import Case, Rule
 from lab.probe.which_wire import CHAT
-from lab.record import blocks_in
 
 IMAGE_ASKED = (("LAB_PROBE_IMAGE_TOOL", "1"),)
 PICTURE = "notes.png"

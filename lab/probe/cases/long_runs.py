@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from lab import promises
+from lab.kernel import promises
 from lab.model.script import text, turn
 from lab.probe.cases.endings import (
     end_line,

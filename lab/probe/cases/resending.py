@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 import re
 
-from lab import promises
+from lab.kernel import promises
+from lab.kernel.record import blocks_in
 from lab.model.script import text, turn
 from lab.model.tool_pairs import leading_result_ids, turns
 from lab.probe.cases.endings import (
@@ -25,8 +26,7 @@ from lab.probe.scripts import finish, ids, the_call, two_calls
 from lab.probe.trial import NOT_AS_BLOCKS, Exchange, Setting, Trial, short
 from lab.probe.verdict import Case, Rule
 from lab.probe.which_wire import id_on
-from lab.probe.wire import pairing_of
-from lab.record import blocks_in
+from lab.probe.wire_promises import pairing_of
 
 
 # ---------------------------------------------------------------- P5: two calls in one answer

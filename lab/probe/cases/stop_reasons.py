@@ -4,7 +4,8 @@ call (P1b), max_tokens cutting a call (P10, P10s) or a text (P19), pause_turn (P
 
 from __future__ import annotations
 
-from lab import promises
+from lab.kernel import promises
+from lab.kernel.record import blocks_in
 from lab.model.script import server_tool_use, text, turn, web_search_result
 from lab.probe.cases.endings import (
     Promise,
@@ -38,7 +39,6 @@ from lab.probe.scripts import (
 from lab.probe.trial import Setting, Trial, short
 from lab.probe.verdict import Case, Rule
 from lab.probe.which_wire import CHAT
-from lab.record import blocks_in
 
 
 # ---------------------------------------------------------------- P1 / P1s: declared end_turn

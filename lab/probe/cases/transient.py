@@ -7,7 +7,8 @@ import re
 from collections.abc import Callable
 from typing import cast
 
-from lab import promises
+from lab.kernel import promises
+from lab.kernel.record import blocks_in
 from lab.model.script import ApiError, Turn, overloaded, proxy_error, rate_limited, turn
 from lab.probe.cases.endings import (
     Promise,
@@ -27,7 +28,6 @@ from lab.probe.grades import FAIL, INFO, KEPT, NON_STRICT
 from lab.probe.scripts import RETRY_AFTER, broken_stream, finish, http_fault, ids, the_call
 from lab.probe.trial import Exchange, Setting, Trial
 from lab.probe.verdict import Case, Rule
-from lab.record import blocks_in
 
 # A retry counts as waiting when it arrives no earlier than this before retry-after ends, the
 # gap measured from the arrival of the refused request (so the harness's own time only adds).
