@@ -31,6 +31,7 @@ from lab.trace import (
 )
 from lab.views import invariant_words, report, switch_words, transcript
 from lab.views.rich_html import WIDTH, to_html, to_text
+from lab.views.scenario_words import in_chinese
 
 WIDE = transcript.SIDE_BY_SIDE_WIDTH  # characters per line of a side-by-side view
 LIMIT = 400  # characters of a tool's output shown in a notebook (the rest is counted)
@@ -384,6 +385,8 @@ COURSE_RUN = {
         "asked": "asked the human",
         "log": "log_hook saw",
         "nothing": "nothing",
+        "prompt": "the user: ",
+        "said": "the model, last: ",
     },
     "zh": {
         "title": "{chapter} 的循环：{n} 个调用，虚拟磁盘上少了 {lost} 个文件",
@@ -392,11 +395,14 @@ COURSE_RUN = {
         "asked": "问了人",
         "log": "审计日志（log_hook）看到",
         "nothing": "什么也没有",
+        "prompt": "用户：",
+        "said": "模型最后说：",
     },
 }
 
 
-# The course's own result texts, glossed beside the wire text in the zh edition (by prefix).
+# The course's own texts (its results and its question to the human), glossed beside the wire
+# text in the zh edition (by prefix).
 COURSE_RESULT_GLOSS = {
     "Permission denied by deny list": "被拒绝清单拦下",
     "Permission denied by user": "人说了不",
@@ -404,30 +410,53 @@ COURSE_RESULT_GLOSS = {
     "Error: Dangerous command blocked": "run_bash 拦下了危险命令",
     "Unknown: ": "号码簿里查不到这个名字",
     "(no output)": "执行了，没有输出",
+    "Potentially destructive command": "可能有破坏性的命令，问人放不放行",
 }
 
 
 def course_result(output: str, lang: str) -> Text:
+    """The course's text as sent; in zh quoted as data (“…”), its Chinese after it."""
+    if lang != "zh":
+        return Text(output)
     gloss = next((g for k, g in COURSE_RESULT_GLOSS.items() if output.startswith(k)), None)
-    return Text(output + (f"（{gloss}）" if gloss and lang == "zh" else ""))
+    return Text(f"“{output}”" + (f"（{gloss}）" if gloss else ""))
+
+
+def course_lines(lines: Sequence[str], lang: str) -> RenderableType:
+    """The questions asked or the log's lines, one a line, each as `course_result` shows it."""
+    return Group(*(course_result(line, lang) for line in lines)) if lines else Text("")
+
+
+def course_said(run: Any, lang: str) -> list[Text]:
+    """What the run's user asked and what the model said last, each with its Chinese in zh."""
+    w = COURSE_RUN[lang]
+    prompt = run.messages[0]["content"]
+    last = run.messages[-1]
+    said = [b["text"] for b in last["content"] if b.get("type") == "text"]
+    shown = [(w["prompt"], prompt), *((w["said"], text) for text in said)]
+    return [Text(f"{label}“{text}”{in_chinese(text, lang)}") for label, text in shown]
 
 
 def course_run_view(run: Any, lang: str = "en") -> View:
-    """A run of the course's loop (lab.course_steps): each call and what went back, then the
-    questions put to the human and the audit log (s03/s04), the files lost."""
+    """A run of the course's loop (lab.course_steps): the prompt, each call and what went back,
+    then the questions put to the human and the audit log (s03/s04), the model's last words."""
     w = COURSE_RUN[lang]
     title = w["title"].format(chapter=run.chapter, n=len(run.calls), lost=len(run.lost))
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    # column lines: a call's last word and its result never read as one phrase
+    table = Table(box=box.MINIMAL, pad_edge=False)
     table.add_column(w["call"], overflow="fold")
     table.add_column(w["result"], overflow="fold")
     for name, input, output in run.calls:  # wire text: Text(), never read as rich markup
         args = " ".join(str(v) for v in input.values())
         table.add_row(Text(f"{name} {args}".strip()), course_result(output, lang))
     if run.chapter in ("s03", "s04"):
-        table.add_row(w["asked"], Text("\n".join(run.asked) or w["nothing"]), style="dim")
+        asked = course_lines(run.asked, lang) if run.asked else Text(w["nothing"])
+        table.add_row(w["asked"], asked, style="dim")
     if run.chapter == "s04":
-        table.add_row(w["log"], Text("\n".join(run.log) or w["nothing"]), style="dim")
-    return View(Group(Text(title, "bold"), table))
+        log = Text("\n".join(run.log)) if run.log else Text(w["nothing"])
+        table.add_row(w["log"], log, style="dim")
+    prompt, *said = course_said(run, lang)
+    return View(Group(Text(title, "bold"), prompt, table, *said))
 
 
 def rules_text(rules: Any) -> str:

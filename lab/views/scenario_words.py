@@ -85,6 +85,15 @@ SAID: dict[str, str] = {
 }
 
 
+# What the model says in the notebooks' runs of the course's loop (lab/course_steps.py, notebooks
+# 01, 02 and 05): no experiment says them.
+COURSE_SAID: dict[str, str] = {
+    "Listed the workspace, and removed src.": "列出了工作区，也删掉了 src。",
+    "Listed; the other two were refused.": "列好了；另外两个被拒绝了。",
+}
+SAID |= COURSE_SAID
+
+
 def in_chinese(text: str, lang: str) -> str:
     """What follows the wire text in `lang`: its Chinese in brackets in zh (when the table has
     it), else nothing."""
