@@ -10,8 +10,8 @@ from lab.experiment import load_all, run_experiment
 from lab.observables import STANDARD
 from lab.scenario import Setup
 from lab.testing.pools import TEXTS
-from lab.trace import ModelAnswered, RunStarted
-from lab.views import harness_words
+from lab.trace import ApiRejected, ModelAnswered, RunStarted
+from lab.views import api_words, harness_words
 from lab.views.observable_words import GLOSSES, named
 from lab.views.report import messages_view
 from lab.views.scenario_words import COURSE_SAID, SAID
@@ -109,3 +109,24 @@ def test_the_history_view_in_chinese_glosses_the_prompt_and_the_model_s_text(run
         console.print(messages_view(run.messages, lang="zh"))
     shown = captured.get()
     assert "（总结工作区里的季度报告。）" in shown and "（我先四处看看。）" in shown
+
+
+def test_the_api_s_refusal_stays_exact_and_is_explained_in_chinese(runs):
+    zh, en = (" ".join(transcript_text(runs["D29"][1], lang).split()) for lang in ("zh", "en"))
+    exact = "Expected `thinking` or `redacted_thinking`, but found `tool_use`."
+    assert exact in zh and exact in en
+    assert "（API 的意思：开启思考时，工具循环续上的那条助手消息必须以思考块开头）" in zh
+    assert "API 的意思" not in en
+    # a message the table does not know gets no made-up meaning
+    assert api_words.meaning("overloaded", "zh") == ""
+
+
+def test_every_400_an_experiment_gets_has_its_meaning_in_chinese(runs):
+    refused = {
+        e.message
+        for pair in runs.values()
+        for run in pair
+        for e in run.trace.of(ApiRejected)
+        if e.status == 400
+    }
+    assert refused and {m for m in refused if not api_words.meaning(m, "zh")} == set()

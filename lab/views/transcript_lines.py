@@ -39,6 +39,7 @@ from lab.trace import (
     ToolExecuted,
     ToolRefused,
 )
+from lab.views import api_words
 from lab.views import harness_words as said
 from lab.views.scenario_words import in_chinese
 from lab.views.transcript_words import WORDS
@@ -140,8 +141,9 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
             seen = w["yes"] if e.tool_use_seen else w["no"]
             return w["answered"].format(id=e.message_id, stop=e.stop_reason, seen=seen), "bold"
         case ApiRejected():
+            meant = api_words.meaning(e.message, lang)
             text = w["api"].format(status=e.status, type=e.error_type, message=e.message)
-            return text, "bold red"
+            return text + meant, "bold red"
         case AnswerUnreadable():
             return w["unreadable"].format(message=e.message), "bold red"
         case ConnectionLost():
