@@ -3,6 +3,8 @@ harness wrote carry a Chinese gloss in the zh edition; the name and the wire tex
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from rich.console import Console
 
@@ -130,3 +132,12 @@ def test_every_400_an_experiment_gets_has_its_meaning_in_chinese(runs):
         if e.status == 400
     }
     assert refused and {m for m in refused if not api_words.meaning(m, "zh")} == set()
+
+
+def test_a_zh_verdict_table_leads_with_the_chapter_s_yes_and_no(lab, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("否\n1\n"))
+    code, zh, _ = lab("run", "D1", "--predict", "--lang", "zh")
+    assert code == 0 and "是 → 否" in zh and "是（True）" in zh and "否（False）" in zh
+    assert "True → False" not in zh
+    code, en, _ = lab("run", "D1")
+    assert code == 0 and "True → False" in en and "是" not in en
