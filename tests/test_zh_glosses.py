@@ -16,7 +16,7 @@ from lab.trace import ApiRejected, ModelAnswered, RunStarted
 from lab.views import api_words, harness_words
 from lab.views.observable_words import GLOSSES, named
 from lab.views.report import messages_view
-from lab.views.scenario_words import COURSE_SAID, SAID
+from lab.views.scenario_words import COURSE_SAID, HOOK_SAID, SAID
 from lab.views.transcript import transcript
 
 EXPERIMENTS = {e.id: e for e in load_all()}
@@ -85,7 +85,7 @@ def test_every_prompt_and_model_text_of_every_experiment_has_its_chinese(runs):
     used = {text for pair in runs.values() for run in pair for text in said_in(run)}
     assert set(TEXTS) <= set(SAID)  # what a hunted script says
     # nothing in the table that nothing says (the notebooks' own scripts say "ok")
-    assert set(SAID) - used <= {Setup().prompt, *TEXTS, *COURSE_SAID, "ok"}
+    assert set(SAID) - used <= {Setup().prompt, *TEXTS, *COURSE_SAID, *HOOK_SAID, "ok"}
 
 
 def transcript_text(run, lang: str) -> str:
@@ -141,3 +141,27 @@ def test_a_zh_verdict_table_leads_with_the_chapter_s_yes_and_no(lab, monkeypatch
     assert "True → False" not in zh
     code, en, _ = lab("run", "D1")
     assert code == 0 and "True → False" in en and "是" not in en
+
+
+def test_the_context_a_hook_adds_to_the_first_message_has_its_chinese(runs):
+    zh, en = (" ".join(transcript_text(runs["D14"][0], lang).split()) for lang in ("zh", "en"))
+    said = "“Team convention: answers cite the file they come from.”"
+    assert said in zh and said in en
+    assert f"{said}（团队约定：回答要注明出自哪个文件。）" in zh and "团队约定" not in en
+
+
+def test_the_hunt_s_finding_and_case_read_in_chinese():
+    from lab.notebook import case_view, finding_view
+    from lab.testing.search import hunt
+    from lab.views.rich_html import to_text
+
+    found = hunt("workspace_wall", examples=40, shrinks=60)
+    assert found is not None and found.invariant.name == "containment"
+    zh = " ".join(to_text(finding_view(found, "zh").renderable, 200).split())
+    assert "被打破的承诺：containment · 工作区围墙" in zh
+    assert f"“{found.reason}”（文件工具" in zh  # the check's words exact, then their Chinese
+    case = to_text(case_view(found.case, lang="zh").renderable, 200)
+    assert "hypothesis 找到的最小用例" in case and "end_turn（隐含）" in case
+    assert "文本“Done.”（完成了。）" in case and "(implied)" not in case
+    en = to_text(case_view(found.case, lang="en").renderable, 200)
+    assert "end_turn (implied)" in en and "text  “Done.”" in en and "完成" not in en

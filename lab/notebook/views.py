@@ -296,10 +296,13 @@ WORDS = {
         "no": "no",
         "reference": "reference harness",
         "course": "the course (its switches, its rules)",
-        "case": "the case",
+        "case": "the smallest case hypothesis found",
+        "broken": "promise broken",
+        "what": "what broke",
         "turn": "turn {n}",
         "declared": "declared",
         "implied": "implied",
+        "stop": "{stop} ({how})",
         "chars": "{name} ({n} chars)",
         "flipped": "switch flipped",
         "baseline": "baseline",
@@ -310,10 +313,13 @@ WORDS = {
         "no": "否",
         "reference": "参考实现",
         "course": "教学版（它的开关、它自己的规则）",
-        "case": "用例",
+        "case": "hypothesis 找到的最小用例",
+        "broken": "被打破的承诺",
+        "what": "哪里破了",
         "turn": "第 {n} 轮",
         "declared": "声明",
         "implied": "隐含",
+        "stop": "{stop}（{how}）",
         "chars": "{name}（{n} 个字符）",
         "flipped": "拨动的开关",
         "baseline": "基线",
@@ -349,6 +355,24 @@ def invariants_view(lang: str = "en") -> View:
         titles = (inv.title, inv.zh) if lang == "en" else (inv.zh,)
         table.add_row(inv.name, *titles, keeps, promise)
     return View(table)
+
+
+def finding_view(finding: Any, lang: str = "en") -> View:
+    """What a hunt found (lab.testing.search.Finding): the promise it broke and how, in `lang`
+    (the check's own words quoted, their Chinese beside them when known)."""
+    w = WORDS[lang]
+    inv = finding.invariant
+    title = inv.zh if lang == "zh" else inv.title
+    reason = finding.reason
+    if lang == "zh":
+        reason = f"“{reason}”{invariant_words.reason_in_chinese(reason)}"
+    colon = "：" if lang == "zh" else ": "
+    return View(
+        Group(
+            Text(f"{w['broken']}{colon}{inv.name} · {title}", "bold"),
+            Text(f"{w['what']}{colon}{reason}"),
+        )
+    )
 
 
 def sides(lang: str = "en") -> tuple[str, str]:
@@ -484,9 +508,10 @@ def case_view(case: Any, title: str = "", lang: str = "en") -> View:
             if block["type"] == "tool_use" and block.get("id") is None:
                 calls += 1  # the id the fake model will give it
                 block = {**block, "id": tool_use_id(calls)}
-            lines.append(Text(report.block_line(block)))
+            lines.append(Text(report.block_line(block, lang)))
         implied = w["declared"] if step.stop_reason is not None else w["implied"]
-        table.add_row(w["turn"].format(n=n), f"{step.declared} ({implied})", Group(*lines))
+        stop = w["stop"].format(stop=step.declared, how=implied)
+        table.add_row(w["turn"].format(n=n), stop, Group(*lines))
     extras = {
         "files": ", ".join(w["chars"].format(name=name, n=len(text)) for name, text in case.files),
         "rules": rules_text(case.rules),

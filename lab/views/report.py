@@ -360,9 +360,14 @@ def clip(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def block_line(block: dict[str, Any]) -> str:
+BLOCK_WORDS = {"en": "text  “{text}”", "zh": "文本“{text}”{chinese}"}
+
+
+def block_line(block: dict[str, Any], lang: str = "en") -> str:
+    """One content block on one line; in zh a text block says 文本 and gives its Chinese."""
     if block["type"] == "text":
-        return f"text  “{clip(block['text'])}”"
+        chinese = in_chinese(block["text"], lang)
+        return BLOCK_WORDS[lang].format(text=clip(block["text"]), chinese=chinese)
     if block["type"] == "tool_use":
         args = json.dumps(block["input"], ensure_ascii=False)
         return f"tool_use {block['id']}  {block['name']} {clip(args, 50)}"

@@ -91,7 +91,11 @@ COURSE_SAID: dict[str, str] = {
     "Listed the workspace, and removed src.": "列出了工作区，也删掉了 src。",
     "Listed; the other two were refused.": "列好了；另外两个被拒绝了。",
 }
-SAID |= COURSE_SAID
+# What a hook adds to the first message (D14's UserPromptSubmit hook, the hunt's catalog).
+HOOK_SAID: dict[str, str] = {
+    "Team convention: answers cite the file they come from.": "团队约定：回答要注明出自哪个文件。",
+}
+SAID |= COURSE_SAID | HOOK_SAID
 
 
 def in_chinese(text: str, lang: str) -> str:

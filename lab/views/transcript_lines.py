@@ -412,7 +412,8 @@ def first_message_text(message: dict[str, Any], events: list[Event], w: dict[str
     content = message["content"]
     extra = [] if isinstance(content, str) else [b.get("text", "") for b in content[1:]]
     if extra:
-        return w["first_context"].format(context=one_line(" ".join(extra)))
+        context = " ".join(extra)
+        return w["first_context"].format(context=one_line(context)) + in_chinese(context, w["lang"])
     answered = any(
         isinstance(e, HookFired) and e.event == "UserPromptSubmit" and e.result is not None
         for e in events
