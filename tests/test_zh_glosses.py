@@ -165,3 +165,13 @@ def test_the_hunt_s_finding_and_case_read_in_chinese():
     assert "文本“Done.”（完成了。）" in case and "(implied)" not in case
     en = to_text(case_view(found.case, lang="en").renderable, 200)
     assert "end_turn (implied)" in en and "text  “Done.”" in en and "完成" not in en
+
+
+def test_a_hook_s_words_are_quoted_and_glossed_in_chinese():
+    from lab.compare import as_the_course
+
+    course = as_the_course(EXPERIMENTS["D12"].scenario)
+    zh, en = (" ".join(transcript_text(course, lang).split()) for lang in ("zh", "en"))
+    said = "Permission denied. (deny rule deny list: 'rm -rf /')"
+    assert f"permission_hook → “{said}”（权限拒绝（拒绝清单 'rm -rf /'））" in zh
+    assert f'permission_hook → "{said}"' in en and "拒绝清单" not in en

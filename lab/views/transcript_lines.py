@@ -185,6 +185,10 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
             return text, "bold red"
         case HookFired():
             result = one_line(show(e.result), 120)
+            if lang == "zh" and isinstance(e.result, str):  # a hook's words: quoted as data
+                meant = said.reason(e.result, lang)
+                gloss = f"（{meant}）" if meant != e.result else ""
+                result = f"“{one_line(e.result, 120)}”{gloss}"
             return w["hook"].format(event=e.event, hook=e.hook, result=result), "magenta"
         case HookFailed():
             return w["hook_failed"].format(event=e.event, hook=e.hook, error=e.error), "red"
