@@ -175,3 +175,9 @@ def test_a_hook_s_words_are_quoted_and_glossed_in_chinese():
     said = "Permission denied. (deny rule deny list: 'rm -rf /')"
     assert f"permission_hook → “{said}”（权限拒绝（拒绝清单 'rm -rf /'））" in zh
     assert f'permission_hook → "{said}"' in en and "拒绝清单" not in en
+
+
+def test_what_a_crash_raised_is_quoted_as_data_in_chinese(runs):
+    zh, en = (" ".join(transcript_text(runs["D7"][1], lang).split()) for lang in ("zh", "en"))
+    assert "运行结束：crash（崩溃） “KeyError" in zh
+    assert "run ended: crash KeyError" in en

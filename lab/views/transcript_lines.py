@@ -236,7 +236,8 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
         case StopContinued():
             return w["stop_continued"].format(reason=e.reason), "magenta"
         case RunEnded():
-            text = w["ended"].format(reason=said.ending(e.reason, lang), detail=e.detail).rstrip()
+            detail = f"“{e.detail}”" if lang == "zh" and e.detail else e.detail  # what was raised
+            text = w["ended"].format(reason=said.ending(e.reason, lang), detail=detail).rstrip()
             return text, "bold"
     return one_line(repr(e)), "dim"
 
