@@ -59,10 +59,11 @@ def test_a_blocked_result_keeps_its_wire_text_and_gains_a_gloss():
 
 # -- the scenarios' words: the wire text exact, its Chinese beside it ----------------------------
 def said_in(run) -> list[str]:
-    """Every prompt the run sent and every text the model said, as on the wire."""
+    """Every prompt the run sent and every text (and thinking) the model said, as on the wire."""
     texts = [e.prompt for e in run.trace.of(RunStarted)]
     for answer in run.trace.of(ModelAnswered):
         texts += [b["text"] for b in answer.blocks if b["type"] == "text"]
+        texts += [b["thinking"] for b in answer.blocks if b["type"] == "thinking"]
     return texts
 
 
@@ -181,3 +182,10 @@ def test_what_a_crash_raised_is_quoted_as_data_in_chinese(runs):
     zh, en = (" ".join(transcript_text(runs["D7"][1], lang).split()) for lang in ("zh", "en"))
     assert "运行结束：crash（崩溃） “KeyError" in zh
     assert "run ended: crash KeyError" in en
+
+
+def test_the_model_s_thinking_has_its_chinese_beside_it(runs):
+    zh, en = (" ".join(transcript_text(runs["D29"][0], lang).split()) for lang in ("zh", "en"))
+    thought = "“The user wants the notes: read notes.txt before answering.”"
+    assert f"思考{thought}（用户想知道笔记内容：先读 notes.txt 再回答。）" in zh
+    assert f"thinking {thought}" in en and "用户想知道" not in en

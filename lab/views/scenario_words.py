@@ -39,6 +39,10 @@ SAID: dict[str, str] = {
     "What is in the workspace?": "工作区里有什么？",
     "Which users exist on this machine?": "这台机器上有哪些用户？",
     # the model's texts (the experiments', the hunt's pool lab/testing/pools.py, the notebooks')
+    "The user wants the notes: read notes.txt before answering.": (
+        "用户想知道笔记内容：先读 notes.txt 再回答。"
+    ),  # D29's thinking
+    "The script gives no thinking for this answer.": "脚本没有为这个回答写思考。",  # the fake's
     "Done.": "完成了。",
     "All finished.": "全做完了。",
     "ok": "好的",

@@ -115,7 +115,8 @@ def block_text(block: dict[str, Any], w: dict[str, str]) -> str:
         gloss = in_chinese(block["text"], w["lang"])
         return w["text"].format(text=one_line(block["text"])) + gloss
     if block["type"] == "thinking":
-        return w["thinking"].format(text=one_line(block["thinking"]))
+        gloss = in_chinese(block["thinking"], w["lang"])
+        return w["thinking"].format(text=one_line(block["thinking"])) + gloss
     if block["type"] == "tool_use":
         args = json.dumps(block["input"], ensure_ascii=False)
         return f"tool_use {block['id']}  {block['name']} {args}"
