@@ -447,8 +447,8 @@ def course_result(output: str, lang: str) -> Text:
 
 
 def course_lines(lines: Sequence[str], lang: str) -> RenderableType:
-    """The questions asked or the log's lines, one a line, each as `course_result` shows it."""
-    return Group(*(course_result(line, lang) for line in lines)) if lines else Text("")
+    """The questions put to the human, one a line, each as `course_result` shows it."""
+    return Group(*(course_result(line, lang) for line in lines))
 
 
 def course_said(run: Any, lang: str) -> list[Text]:
