@@ -82,7 +82,8 @@ check("P.1", prediction, LANG)
 
 # %%
 protected, unprotected = pair.finish()
-html(messages_view(unprotected.messages, "the history the API rejected"))
+rejected = "API 拒收的那段历史" if LANG == "zh" else "the history the API rejected"
+html(messages_view(unprotected.messages, rejected, LANG))
 
 # %% [markdown]
 # ## 成对裁剪（D3）/ Trimming in pairs (D3)
@@ -105,7 +106,8 @@ d3 = outcome("D3")
 side_by_side(d3.before, d3.after, (sides(LANG)[0], "pair_protection=False"), [4], LANG)
 
 # %% tags=["skip-in-class"]
-html(messages_view(d3.after.api.requests[-1]["messages"], "sent in turn 4, unprotected"))
+sent = "第 4 轮发出的历史（没有保护）" if LANG == "zh" else "sent in turn 4, unprotected"
+html(messages_view(d3.after.api.requests[-1]["messages"], sent, LANG))
 
 # %% tags=["skip-in-class"]
 verdict(d3, LANG)

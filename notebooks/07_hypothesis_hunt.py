@@ -24,7 +24,7 @@
 # smallest one that still breaks it. The search is derandomized and bounded: the same every run.
 
 # %%
-from lab.notebook import Pair, case_view, code, invariants_view, matrix_view
+from lab.notebook import Pair, case_view, code, finding_view, invariants_view, matrix_view
 from lab.classroom.predict import check
 from lab.kernel.switches import Switches
 from lab.testing import BY_NAME
@@ -79,10 +79,10 @@ sorted(clean) or "no invariant broken / 没有不变式被打破"
 
 # %%
 finding = hunt("workspace_wall", examples=40, shrinks=60)
-finding.invariant.title, finding.reason
+finding_view(finding, LANG)
 
 # %%
-case_view(finding.case, "the smallest case hypothesis found")
+case_view(finding.case, lang=LANG)
 
 # %% [markdown]
 # 它是找到的，不是写出来的；和笔记本 04 里手写的 D10 比一比。It was found, not written: compare D10.

@@ -141,7 +141,9 @@ d1 = outcome("D1")
 course_d1 = as_the_course(d1.experiment.scenario)
 {
     "Switches.course().trust_stop_reason": Switches.course().trust_stop_reason,
-    "calls run under the course": [e.call_id for e in course_d1.trace.of(ToolExecuted)],
+    ("教学版下执行了的调用" if LANG == "zh" else "calls run under the course"): [
+        e.call_id for e in course_d1.trace.of(ToolExecuted)
+    ],
 }
 
 # %% [markdown]

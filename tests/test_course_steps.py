@@ -106,9 +106,15 @@ def test_the_view_shows_the_wire_text_as_it_is_and_glosses_it_in_chinese():
 
     script = [turn(*CALLS[1:3]), turn(text("Done."))]
     run = run_course("s04", script, world(), human=["n"])
-    en, zh = (to_text(course_run_view(run, lang).renderable, 120) for lang in ("en", "zh"))
+    en, zh = (to_text(course_run_view(run, lang).renderable, 200) for lang in ("en", "zh"))
     assert "Allow? [y/N] n" in en and "Allow? [y/N] n" in zh  # never read as rich markup
     assert "Permission denied by user" in en and "（人说了不）" not in en
-    assert "Permission denied by user（人说了不）" in zh
+    assert "“Permission denied by user”（人说了不）" in zh  # the wire text quoted, then its gloss
+    assert "“Potentially destructive command" in zh and "（可能有破坏性的命令" in zh
+    # the prompt and the model's last words, exact, with their Chinese in zh only
+    prompt = "用户：“Please help with the files in the workspace.”（请帮忙处理工作区里的文件。）"
+    assert prompt in zh
+    assert "模型最后说：“Done.”（完成了。）" in zh
+    assert "the model, last: “Done.”" in en and "完成了" not in en
     assert "s04 的循环：2 个调用，虚拟磁盘上少了 0 个文件" in zh
     assert "log_hook" in zh and "什么也没有" in zh  # both calls refused: the log saw nothing

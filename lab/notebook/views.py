@@ -31,6 +31,7 @@ from lab.kernel.trace import (
 from lab.model.script import tool_use_id
 from lab.views import invariant_words, report, switch_words, transcript
 from lab.views.rich_html import WIDTH, to_html, to_text
+from lab.views.scenario_words import in_chinese
 
 WIDE = transcript.SIDE_BY_SIDE_WIDTH  # characters per line of a side-by-side view
 LIMIT = 400  # characters of a tool's output shown in a notebook (the rest is counted)
@@ -295,10 +296,13 @@ WORDS = {
         "no": "no",
         "reference": "reference harness",
         "course": "the course (its switches, its rules)",
-        "case": "the case",
+        "case": "the smallest case hypothesis found",
+        "broken": "promise broken",
+        "what": "what broke",
         "turn": "turn {n}",
         "declared": "declared",
         "implied": "implied",
+        "stop": "{stop} ({how})",
         "chars": "{name} ({n} chars)",
         "flipped": "switch flipped",
         "baseline": "baseline",
@@ -309,10 +313,13 @@ WORDS = {
         "no": "否",
         "reference": "参考实现",
         "course": "教学版（它的开关、它自己的规则）",
-        "case": "用例",
+        "case": "hypothesis 找到的最小用例",
+        "broken": "被打破的承诺",
+        "what": "哪里破了",
         "turn": "第 {n} 轮",
         "declared": "声明",
         "implied": "隐含",
+        "stop": "{stop}（{how}）",
         "chars": "{name}（{n} 个字符）",
         "flipped": "拨动的开关",
         "baseline": "基线",
@@ -350,6 +357,24 @@ def invariants_view(lang: str = "en") -> View:
     return View(table)
 
 
+def finding_view(finding: Any, lang: str = "en") -> View:
+    """What a hunt found (lab.testing.search.Finding): the promise it broke and how, in `lang`
+    (the check's own words quoted, their Chinese beside them when known)."""
+    w = WORDS[lang]
+    inv = finding.invariant
+    title = inv.zh if lang == "zh" else inv.title
+    reason = finding.reason
+    if lang == "zh":
+        reason = f"“{reason}”{invariant_words.reason_in_chinese(reason)}"
+    colon = "：" if lang == "zh" else ": "
+    return View(
+        Group(
+            Text(f"{w['broken']}{colon}{inv.name} · {title}", "bold"),
+            Text(f"{w['what']}{colon}{reason}"),
+        )
+    )
+
+
 def sides(lang: str = "en") -> tuple[str, str]:
     """The two columns of a reference-vs-course comparison, in `lang`."""
     return WORDS[lang]["reference"], WORDS[lang]["course"]
@@ -384,6 +409,8 @@ COURSE_RUN = {
         "asked": "asked the human",
         "log": "log_hook saw",
         "nothing": "nothing",
+        "prompt": "the user: ",
+        "said": "the model, last: ",
     },
     "zh": {
         "title": "{chapter} 的循环：{n} 个调用，虚拟磁盘上少了 {lost} 个文件",
@@ -392,11 +419,14 @@ COURSE_RUN = {
         "asked": "问了人",
         "log": "审计日志（log_hook）看到",
         "nothing": "什么也没有",
+        "prompt": "用户：",
+        "said": "模型最后说：",
     },
 }
 
 
-# The course's own result texts, glossed beside the wire text in the zh edition (by prefix).
+# The course's own texts (its results and its question to the human), glossed beside the wire
+# text in the zh edition (by prefix).
 COURSE_RESULT_GLOSS = {
     "Permission denied by deny list": "被拒绝清单拦下",
     "Permission denied by user": "人说了不",
@@ -404,30 +434,54 @@ COURSE_RESULT_GLOSS = {
     "Error: Dangerous command blocked": "run_bash 拦下了危险命令",
     "Unknown: ": "号码簿里查不到这个名字",
     "(no output)": "执行了，没有输出",
+    "Potentially destructive command": "可能有破坏性的命令，问人放不放行",
 }
 
 
 def course_result(output: str, lang: str) -> Text:
+    """The course's text as sent; in zh quoted as data (“…”), its Chinese after it."""
+    if lang != "zh":
+        return Text(output)
     gloss = next((g for k, g in COURSE_RESULT_GLOSS.items() if output.startswith(k)), None)
-    return Text(output + (f"（{gloss}）" if gloss and lang == "zh" else ""))
+    return Text(f"“{output}”" + (f"（{gloss}）" if gloss else ""))
+
+
+def course_lines(lines: Sequence[str], lang: str) -> RenderableType:
+    """The questions put to the human, one a line, each as `course_result` shows it."""
+    return Group(*(course_result(line, lang) for line in lines))
+
+
+def course_said(run: Any, lang: str) -> list[Text]:
+    """What the run's user asked and what the model said last, each with its Chinese in zh."""
+    w = COURSE_RUN[lang]
+    prompt = run.messages[0]["content"]
+    last = run.messages[-1]
+    said = [b["text"] for b in last["content"] if b.get("type") == "text"]
+    shown = [(w["prompt"], prompt), *((w["said"], text) for text in said)]
+    return [Text(f"{label}“{text}”{in_chinese(text, lang)}") for label, text in shown]
 
 
 def course_run_view(run: Any, lang: str = "en") -> View:
-    """A run of the course's loop (lab.chapter.course_steps): each call and what went back, then the
-    questions put to the human and the audit log (s03/s04), the files lost."""
+    """A run of the course's loop (lab.chapter.course_steps): the prompt, each call and what went
+    back, then the questions put to the human and the audit log (s03/s04), the model's last
+    words."""
     w = COURSE_RUN[lang]
     title = w["title"].format(chapter=run.chapter, n=len(run.calls), lost=len(run.lost))
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    # column lines: a call's last word and its result never read as one phrase
+    table = Table(box=box.MINIMAL, pad_edge=False)
     table.add_column(w["call"], overflow="fold")
     table.add_column(w["result"], overflow="fold")
     for name, input, output in run.calls:  # wire text: Text(), never read as rich markup
         args = " ".join(str(v) for v in input.values())
         table.add_row(Text(f"{name} {args}".strip()), course_result(output, lang))
     if run.chapter in ("s03", "s04"):
-        table.add_row(w["asked"], Text("\n".join(run.asked) or w["nothing"]), style="dim")
+        asked = course_lines(run.asked, lang) if run.asked else Text(w["nothing"])
+        table.add_row(w["asked"], asked, style="dim")
     if run.chapter == "s04":
-        table.add_row(w["log"], Text("\n".join(run.log) or w["nothing"]), style="dim")
-    return View(Group(Text(title, "bold"), table))
+        log = Text("\n".join(run.log)) if run.log else Text(w["nothing"])
+        table.add_row(w["log"], log, style="dim")
+    prompt, *said = course_said(run, lang)
+    return View(Group(Text(title, "bold"), prompt, table, *said))
 
 
 def rules_text(rules: Any) -> str:
@@ -455,9 +509,10 @@ def case_view(case: Any, title: str = "", lang: str = "en") -> View:
             if block["type"] == "tool_use" and block.get("id") is None:
                 calls += 1  # the id the fake model will give it
                 block = {**block, "id": tool_use_id(calls)}
-            lines.append(Text(report.block_line(block)))
+            lines.append(Text(report.block_line(block, lang)))
         implied = w["declared"] if step.stop_reason is not None else w["implied"]
-        table.add_row(w["turn"].format(n=n), f"{step.declared} ({implied})", Group(*lines))
+        stop = w["stop"].format(stop=step.declared, how=implied)
+        table.add_row(w["turn"].format(n=n), stop, Group(*lines))
     extras = {
         "files": ", ".join(w["chars"].format(name=name, n=len(text)) for name, text in case.files),
         "rules": rules_text(case.rules),

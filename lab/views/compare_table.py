@@ -94,8 +94,8 @@ def compare_view(preset: str, rows: list[Row], flips: dict[str, Any], lang: str)
     for i, row in enumerate(rows):
         if i and row.id != rows[i - 1].id:
             table.add_section()
-        course = show(row.preset) + (f" {words['crash']}" if row.crashed else "")
-        values = (show(row.reference), course, show(row.own_rules))
+        course = show(row.preset, lang) + (f" {words['crash']}" if row.crashed else "")
+        values = (show(row.reference, lang), course, show(row.own_rules, lang))
         table.add_row(row.id, named(row.observable, lang, cell=True), *values, verdict(row, words))
     pinned_only = revision_dependent()
     flipped = ", ".join(

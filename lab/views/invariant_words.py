@@ -61,3 +61,18 @@ PROMISES = {
 def promise(name: str, english: str, lang: str) -> str:
     """What an invariant promises, in `lang`."""
     return PROMISES.get(name, english) if lang == "zh" else english
+
+
+# A part of what an invariant's check says when it breaks → its Chinese (the first part found
+# names it). The hunt of notebook 07 flips the workspace wall, so containment's words lead.
+REASONS: dict[str, str] = {
+    "files outside the workspace changed": "工作区外的文件变了，却没有哪条 bash 命令写过它们",
+    "reached outside the workspace": "文件工具越出了工作区",
+    ", outside the workspace": "文件工具列出了工作区外的路径",
+}
+
+
+def reason_in_chinese(reason: str) -> str:
+    """What follows a check's words in zh: their Chinese in brackets, when the table knows it."""
+    said = next((zh for part, zh in REASONS.items() if part in reason), None)
+    return f"（{said}）" if said else ""

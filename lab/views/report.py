@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from lab.chapter.experiment import MECHANISMS, Experiment, Outcome
+from lab.classroom.reading import glossed, shown
 from lab.kernel.switches import Switches, switch_info, switch_names
 from lab.kernel.trace import BatchRan
 from lab.views import harness_words, observable_words, switch_words, transcript
@@ -170,7 +171,14 @@ def prose(text: Text | str, lang: str, style: str = "") -> RenderableType:
     return text if isinstance(text, Text) else Text(text, style)
 
 
-def show(value: Any) -> str:
+def show(value: Any, lang: str = "en", short: bool = False) -> str:
+    """An observable's value in a table: text as JSON, anything else as Python writes it; in zh
+    a yes/no or a term leads with the chapter's word (否（False）, 被丢弃（dropped）), and a
+    `short` yes/no is the word alone (where the value's code word is shown beside it)."""
+    if lang == "zh" and short and isinstance(value, bool):
+        return "是" if value else "否"
+    if lang == "zh" and (said := glossed(value, lang)) != shown(value):
+        return said
     return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value)
 
 
@@ -220,12 +228,15 @@ def outcome_view(outcome: Outcome, lang: str = "en") -> RenderableType:
         )
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     for column in ("observable", "before", "after", "expected", "verdict"):
-        table.add_column(w[column])
+        table.add_column(w[column], no_wrap=column == "expected")  # one arrow, on one line
     for row in outcome.rows:
         verdict = Text(w["ok"], "green") if row.ok else Text(w["bad"], "bold red")
-        expected = f"{show(row.expected_before)} → {show(row.expected_after)}"
+        before, after = (
+            show(v, lang, short=True) for v in (row.expected_before, row.expected_after)
+        )
+        expected = f"{before} → {after}"
         name = observable_words.named(row.observable, lang, cell=True)
-        table.add_row(name, show(row.before), show(row.after), expected, verdict)
+        table.add_row(name, show(row.before, lang), show(row.after, lang), expected, verdict)
     takeaway = f"{w['takeaway']}{w[':']}{experiment.takeaway[lang]}"
     return Group(
         prose(heading(experiment, lang), lang),
@@ -342,9 +353,14 @@ def clip(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def block_line(block: dict[str, Any]) -> str:
+BLOCK_WORDS = {"en": "text  “{text}”", "zh": "文本“{text}”{chinese}"}
+
+
+def block_line(block: dict[str, Any], lang: str = "en") -> str:
+    """One content block on one line; in zh a text block says 文本 and gives its Chinese."""
     if block["type"] == "text":
-        return f"text  “{clip(block['text'])}”"
+        chinese = in_chinese(block["text"], lang)
+        return BLOCK_WORDS[lang].format(text=clip(block["text"]), chinese=chinese)
     if block["type"] == "tool_use":
         args = json.dumps(block["input"], ensure_ascii=False)
         return f"tool_use {block['id']}  {block['name']} {clip(args, 50)}"
@@ -401,8 +417,8 @@ def outcomes_table(outcomes: list[Outcome], lang: str = "en") -> RenderableType:
                 experiment.mechanism if first else "",
                 ", ".join(f"{k}={v}" for k, v in experiment.flips.items()) if first else "",
                 observable_words.named(row.observable, lang, cell=True),
-                show(row.before),
-                show(row.after),
+                show(row.before, lang),
+                show(row.after, lang),
                 verdict,
             )
         table.add_section()

@@ -39,6 +39,10 @@ SAID: dict[str, str] = {
     "What is in the workspace?": "工作区里有什么？",
     "Which users exist on this machine?": "这台机器上有哪些用户？",
     # the model's texts (the experiments', the hunt's pool lab/testing/pools.py, the notebooks')
+    "The user wants the notes: read notes.txt before answering.": (
+        "用户想知道笔记内容：先读 notes.txt 再回答。"
+    ),  # D29's thinking
+    "The script gives no thinking for this answer.": "脚本没有为这个回答写思考。",  # the fake's
     "Done.": "完成了。",
     "All finished.": "全做完了。",
     "ok": "好的",
@@ -83,6 +87,19 @@ SAID: dict[str, str] = {
     "Yes, 7 is prime.": "是的，7 是质数。",
     "notes.txt is retired.": "notes.txt 已撤掉。",
 }
+
+
+# What the model says in the notebooks' runs of the course's loop (lab/course_steps.py, notebooks
+# 01, 02 and 05): no experiment says them.
+COURSE_SAID: dict[str, str] = {
+    "Listed the workspace, and removed src.": "列出了工作区，也删掉了 src。",
+    "Listed; the other two were refused.": "列好了；另外两个被拒绝了。",
+}
+# What a hook adds to the first message (D14's UserPromptSubmit hook, the hunt's catalog).
+HOOK_SAID: dict[str, str] = {
+    "Team convention: answers cite the file they come from.": "团队约定：回答要注明出自哪个文件。",
+}
+SAID |= COURSE_SAID | HOOK_SAID
 
 
 def in_chinese(text: str, lang: str) -> str:

@@ -39,6 +39,7 @@ from lab.kernel.trace import (
     ToolExecuted,
     ToolRefused,
 )
+from lab.views import api_words
 from lab.views import harness_words as said
 from lab.views.scenario_words import in_chinese
 from lab.views.transcript_words import WORDS
@@ -114,7 +115,8 @@ def block_text(block: dict[str, Any], w: dict[str, str]) -> str:
         gloss = in_chinese(block["text"], w["lang"])
         return w["text"].format(text=one_line(block["text"])) + gloss
     if block["type"] == "thinking":
-        return w["thinking"].format(text=one_line(block["thinking"]))
+        gloss = in_chinese(block["thinking"], w["lang"])
+        return w["thinking"].format(text=one_line(block["thinking"])) + gloss
     if block["type"] == "tool_use":
         args = json.dumps(block["input"], ensure_ascii=False)
         return f"tool_use {block['id']}  {block['name']} {args}"
@@ -140,8 +142,9 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
             seen = w["yes"] if e.tool_use_seen else w["no"]
             return w["answered"].format(id=e.message_id, stop=e.stop_reason, seen=seen), "bold"
         case ApiRejected():
+            meant = api_words.meaning(e.message, lang)
             text = w["api"].format(status=e.status, type=e.error_type, message=e.message)
-            return text, "bold red"
+            return text + meant, "bold red"
         case AnswerUnreadable():
             return w["unreadable"].format(message=e.message), "bold red"
         case ConnectionLost():
@@ -183,6 +186,10 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
             return text, "bold red"
         case HookFired():
             result = one_line(show(e.result), 120)
+            if lang == "zh" and isinstance(e.result, str):  # a hook's words: quoted as data
+                meant = said.reason(e.result, lang)
+                gloss = f"（{meant}）" if meant != e.result else ""
+                result = f"“{one_line(e.result, 120)}”{gloss}"
             return w["hook"].format(event=e.event, hook=e.hook, result=result), "magenta"
         case HookFailed():
             return w["hook_failed"].format(event=e.event, hook=e.hook, error=e.error), "red"
@@ -230,7 +237,8 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
         case StopContinued():
             return w["stop_continued"].format(reason=e.reason), "magenta"
         case RunEnded():
-            text = w["ended"].format(reason=said.ending(e.reason, lang), detail=e.detail).rstrip()
+            detail = f"“{e.detail}”" if lang == "zh" and e.detail else e.detail  # what was raised
+            text = w["ended"].format(reason=said.ending(e.reason, lang), detail=detail).rstrip()
             return text, "bold"
     return one_line(repr(e)), "dim"
 
@@ -410,7 +418,8 @@ def first_message_text(message: dict[str, Any], events: list[Event], w: dict[str
     content = message["content"]
     extra = [] if isinstance(content, str) else [b.get("text", "") for b in content[1:]]
     if extra:
-        return w["first_context"].format(context=one_line(" ".join(extra)))
+        context = " ".join(extra)
+        return w["first_context"].format(context=one_line(context)) + in_chinese(context, w["lang"])
     answered = any(
         isinstance(e, HookFired) and e.event == "UserPromptSubmit" and e.result is not None
         for e in events

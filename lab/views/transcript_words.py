@@ -87,7 +87,7 @@ WORDS: dict[str, dict[str, str]] = {
         "no": "无",
         "disagree": "⚠ 声明与内容块不一致",
         "text": "文本“{text}”",
-        "api": "✗ API {status} {type}：{message}",
+        "api": "✗ API {status} {type}：“{message}”",  # the API's words, quoted as data
         "unreadable": "✗ 模型的回答无法读取：{message}",
         "lost": "✗ 连接中断：{message}",
         "partial": "半截回答（{kinds}）{fate}",
