@@ -21,14 +21,17 @@ from lab.model import FakeMessagesAPI
 from lab.model.chat_client import make_chat_client
 from lab.model.chat_render import call_id
 from lab.model.script import overloaded, rate_limited, text, turn
+from lab.probe.bench import Cell
 from lab.probe.cases import script_tools
 from lab.probe.catalogue import BY_ID
 from lab.probe.conversation import Conversation, describe
 from lab.probe.grades import FAIL, KEPT, NA, NON_STRICT
 from lab.probe.recorder import Recorder
+from lab.probe.targets import lab_target
 from lab.probe.trial import Exit, Setting, Trial
 from lab.probe.verdict import verdict
 from lab.probe.which_wire import CHAT, MESSAGES, wire_of
+from lab.views import probe_junit
 
 CANARY = "lab-canary-chat-wire"
 TOOLS = [
@@ -203,3 +206,15 @@ def test_each_wire_has_its_own_words_for_an_ending_and_a_fault(wire, ending, fau
     assert describe(turn(text("cut"), stop_reason="max_tokens"), wire) == f"text 'cut' {ending}"
     assert describe(overloaded(), wire) == fault
     assert describe(rate_limited(), wire) == limited
+
+
+def test_a_cell_s_title_names_the_fault_as_its_wire_sent_it():
+    for case, on_chat in (("P7", "503 overloaded"), ("P15", "a persistent 503")):
+        trial = played(case, careful)
+        cell = Cell("chat", case, verdict(BY_ID[case], trial), trial)
+        assert cell.title == on_chat and "529" in BY_ID[case].title
+        assert (
+            probe_junit.testcase(cell, lab_target("reference")).get("name") == f"{case} {on_chat}"
+        )
+        as_messages = played(case, careful, forced=MESSAGES)
+        assert Cell("chat", case, cell.verdict, as_messages).title == BY_ID[case].title
