@@ -45,6 +45,7 @@ def approving(mode: str):
 
 
 # (case, the harness that misses it, the grade, a line its verdict must hold)
+THINKING_400 = "Expected `thinking` or `redacted_thinking`, but found `text`"
 BREAKERS = [
     ("P13", faulty("strip-text"), NON_STRICT, "answer 1's text was dropped, changed or moved"),
     ("P13", faulty("rename"), FAIL, "missing from the history (no toolu_p13_01)"),
@@ -52,6 +53,9 @@ BREAKERS = [
     ("P14", faulty("hasty"), NON_STRICT, "retry-after ignored: asked again 0."),
     ("P14", lab_target("reference", "retry_transient_errors=false"), NON_STRICT, "not retried"),
     ("P15", faulty("quiet"), FAIL, "yet exited 0 (success)"),
+    # D29: the reference with thinking on but its thinking blocks dropped from the history
+    ("P24", lab_target("reference", "keep_thinking_blocks=false"), FAIL, THINKING_400),
+    ("P25", lab_target("reference", "keep_thinking_blocks=false"), FAIL, THINKING_400),
     ("P16", faulty("raw"), FAIL, "crashed parsing the HTML page as JSON"),
     ("P16", lab_target("reference", "retry_transient_errors=false"), NON_STRICT, "never retried"),
     ("P17", faulty("retry-400"), NON_STRICT, "the identical request was sent again after the 400"),
