@@ -20,14 +20,18 @@ from lab.kernel.record import Tap, WatchedModel
 from lab.model import FakeMessagesAPI
 from lab.model.chat_client import make_chat_client
 from lab.model.chat_render import call_id
+from lab.model.script import overloaded, rate_limited, text, turn
+from lab.probe.bench import Cell
 from lab.probe.cases import script_tools
 from lab.probe.catalogue import BY_ID
-from lab.probe.conversation import Conversation
+from lab.probe.conversation import Conversation, describe
 from lab.probe.grades import FAIL, KEPT, NA, NON_STRICT
 from lab.probe.recorder import Recorder
+from lab.probe.targets import lab_target
 from lab.probe.trial import Exit, Setting, Trial
 from lab.probe.verdict import verdict
 from lab.probe.which_wire import CHAT, MESSAGES, wire_of
+from lab.views import probe_junit
 
 CANARY = "lab-canary-chat-wire"
 TOOLS = [
@@ -171,3 +175,46 @@ def test_a_case_with_no_meaning_on_the_wire_is_na_with_its_reason():
     trial = Trial("chat", setting, (), (), Exit(0), forced_wire=CHAT)
     said = verdict(BY_ID["P18"], trial)
     assert said.kind == NA and "pause_turn" in said.because and "openai wire" in said.because
+
+
+# ---------------------------------------------------------------- evidence in this wire's words
+def test_evidence_names_what_crossed_this_wire_and_the_grade_stays():
+    cut = verdict(BY_ID["P19"], played("P19", careful))  # finish_reason "length" on this wire
+    assert cut.kind == NON_STRICT and "[finish_reason length]" in cut.evidence[0]
+    assert "declared" not in cut.evidence[0]
+    busy = verdict(BY_ID["P7"], played("P7", careful))  # the 503 this wire sends for a 529
+    assert busy.kind == NON_STRICT and busy.because.startswith("not retried")
+    assert busy.evidence[0].endswith(
+        "→ 503 stage 0, attempt 1, json → fault: HTTP 503 server_error"
+    )
+    assert "529" not in "\n".join(busy.evidence)
+
+
+@pytest.mark.parametrize(
+    ("wire", "ending", "fault", "limited"),
+    [
+        (
+            MESSAGES,
+            "[declared max_tokens]",
+            "HTTP 529 overloaded_error",
+            "HTTP 429 rate_limit_error",
+        ),
+        (CHAT, "[finish_reason length]", "HTTP 503 server_error", "HTTP 429 rate_limit_exceeded"),
+    ],
+)
+def test_each_wire_has_its_own_words_for_an_ending_and_a_fault(wire, ending, fault, limited):
+    assert describe(turn(text("cut"), stop_reason="max_tokens"), wire) == f"text 'cut' {ending}"
+    assert describe(overloaded(), wire) == fault
+    assert describe(rate_limited(), wire) == limited
+
+
+def test_a_cell_s_title_names_the_fault_as_its_wire_sent_it():
+    for case, on_chat in (("P7", "503 overloaded"), ("P15", "a persistent 503")):
+        trial = played(case, careful)
+        cell = Cell("chat", case, verdict(BY_ID[case], trial), trial)
+        assert cell.title == on_chat and "529" in BY_ID[case].title
+        assert (
+            probe_junit.testcase(cell, lab_target("reference")).get("name") == f"{case} {on_chat}"
+        )
+        as_messages = played(case, careful, forced=MESSAGES)
+        assert Cell("chat", case, cell.verdict, as_messages).title == BY_ID[case].title

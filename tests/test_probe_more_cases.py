@@ -45,6 +45,7 @@ def approving(mode: str):
 
 
 # (case, the harness that misses it, the grade, a line its verdict must hold)
+THINKING_400 = "Expected `thinking` or `redacted_thinking`, but found `text`"
 BREAKERS = [
     ("P13", faulty("strip-text"), NON_STRICT, "answer 1's text was dropped, changed or moved"),
     ("P13", faulty("rename"), FAIL, "missing from the history (no toolu_p13_01)"),
@@ -52,6 +53,9 @@ BREAKERS = [
     ("P14", faulty("hasty"), NON_STRICT, "retry-after ignored: asked again 0."),
     ("P14", lab_target("reference", "retry_transient_errors=false"), NON_STRICT, "not retried"),
     ("P15", faulty("quiet"), FAIL, "yet exited 0 (success)"),
+    # D29: the reference with thinking on but its thinking blocks dropped from the history
+    ("P24", lab_target("reference", "keep_thinking_blocks=false"), FAIL, THINKING_400),
+    ("P25", lab_target("reference", "keep_thinking_blocks=false"), FAIL, THINKING_400),
     ("P16", faulty("raw"), FAIL, "crashed parsing the HTML page as JSON"),
     ("P16", lab_target("reference", "retry_transient_errors=false"), NON_STRICT, "never retried"),
     ("P17", faulty("retry-400"), NON_STRICT, "the identical request was sent again after the 400"),
@@ -87,6 +91,7 @@ def probed():
     pairs += [(target, BY_ID[case]) for case, target, _, _ in BREAKERS]
     pairs += [(target, BY_ID[case]) for case, target, _ in KEEPERS]
     pairs += [(faulty("careful"), BY_ID["P23"])]
+    pairs += [(lab_target("course"), BY_ID[case]) for case in COURSE_NOT_ASKED]
     with ThreadPoolExecutor(max_workers=1) as beside:
         forever = beside.submit(
             probe_pairs, [(faulty("forever"), BY_ID["P15"])], timeout=FOREVER_LIMIT
@@ -105,13 +110,13 @@ def said(verdict) -> str:
     return "\n".join((verdict.because, *verdict.evidence))
 
 
-# The features its program never asks for: no server tool (P18), no thinking (P24, P25), no
-# tool that returns an image (P26); each of those cases reads n/a, and says why.
-NOT_ASKED = {
+# The reference answers the features a case asks for (a server tool for P18, thinking for P24 and
+# P25) but has no tool that returns an image (its world holds text only): P26 reads n/a, says why.
+NOT_ASKED = {"P26": "the program offers no read_image tool"}
+# The course's harness asks for none of them, as the course is taught.
+COURSE_NOT_ASKED = {
     "P18": "no request declares a server tool",
     "P24": "the program never asked for thinking",
-    "P25": "the program never asked for thinking",
-    "P26": "the program offers no read_image tool",
 }
 
 
@@ -125,6 +130,20 @@ def test_the_reference_harness_keeps_every_later_case(cells):
     assert "the final answer was cut off by max_tokens" in said(verdicts["P19"])
     assert "the model refused" in said(verdicts["P20"])
     assert P23_ANSWERED in verdicts["P23"].evidence
+
+
+def test_the_reference_answers_what_a_case_asks_for_on_the_wire(cells):
+    def bodies(case: str) -> list[dict]:
+        return [e.body for e in cells[("lab-reference", case)].trial.conversation()]
+
+    server = [[t.get("type") for t in body["tools"] if "type" in t] for body in bodies("P18")]
+    assert server and all(kinds == ["web_search_20250305"] for kinds in server)
+    for case in ("P24", "P25"):
+        asked = [body.get("thinking") for body in bodies(case)]
+        assert asked and all(t == {"type": "enabled", "budget_tokens": 1024} for t in asked)
+    for case, why in COURSE_NOT_ASKED.items():
+        course = cells[("lab-course", case)].verdict
+        assert course.kind == NA and why in course.because, course
 
 
 @pytest.mark.parametrize(("case", "target", "kind", "line"), BREAKERS)

@@ -6,6 +6,7 @@ never the declared stop_reason. The loop names no check, gate or hook: those are
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from lab.harness.model_call import Answer, ModelCall, Unanswered
@@ -58,6 +59,7 @@ class Harness:
         max_turns: int = 12,
         max_tokens: int = 8000,
         thinking: int | None = None,  # a thinking budget in tokens (below max_tokens); None: off
+        server_tools: Sequence[dict[str, Any]] = (),  # the API runs them: declared, not dispatched
         wait: Wait | None = None,  # how retries wait: by default on the world's virtual clock
     ) -> None:
         self.client, self.layers, self.trace = client, layers, layers.trace
@@ -68,6 +70,7 @@ class Harness:
         self.model_call = ModelCall(client, self.trace, wait, retry=retry, partial=partial)
         self.model, self.system, self.stream = model, system, stream
         self.max_turns, self.max_tokens, self.thinking = max_turns, max_tokens, thinking
+        self.server_tools = list(server_tools)
         self.messages: list[dict[str, Any]] = []
         self.turn = 0
         self.ended: EndReason | None = None
@@ -110,7 +113,7 @@ class Harness:
             "model": self.model,
             "max_tokens": self.max_tokens,
             "messages": self.messages,  # the history itself, not a copy
-            "tools": self.layers.tools(),
+            "tools": [*self.layers.tools(), *self.server_tools],
         }
         if self.system:
             request["system"] = self.system

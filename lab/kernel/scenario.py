@@ -58,6 +58,8 @@ class Setup:
     tools: Callable[[World], list[Tool]] = no_extra_tools  # tools beside the course's five
     model: str = "claude-lab-1"  # the model name the harness asks for
     thinking: int | None = None  # a thinking budget (tokens) the harness asks for; None: off
+    # Tools the API runs itself (a web search): declared in `tools`, never dispatched here.
+    server_tools: Sequence[dict[str, Any]] = ()
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,7 @@ def build_harness(
         stream=setup.stream,
         max_turns=setup.max_turns,
         thinking=setup.thinking,
+        server_tools=setup.server_tools,
         wait=wait,
     )
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from lab.kernel.record import Tap, WatchedModel
 from lab.kernel.runner import run_to_end
 from lab.probe.cases import script_tools
-from lab.probe.catalogue import CASES
+from lab.probe.catalogue import BY_ID, CASES
 from lab.probe.confinement import Scratch, environment, listing, outside_places, written_outside
 from lab.probe.conversation import Conversation
 from lab.probe.grades import Verdict, worse
@@ -78,6 +78,12 @@ class Cell:
     def trials(self) -> list[Trial]:
         mine = [self.trial] if self.trial else []
         return mine + (self.other.trials if self.other else [])
+
+    @property
+    def title(self) -> str:
+        """The case's title in the words of the wire its program spoke."""
+        case = BY_ID.get(self.case)
+        return case.title_on(self.trial.wire if self.trial else None) if case else ""
 
 
 def canary_for(target: str, case: str) -> str:

@@ -37,6 +37,7 @@ from lab.model.script import (
     tool_use_id,
     turn,
 )
+from lab.probe.which_wire import ENDING_WORDS, ERROR_WORDS, MESSAGES
 
 SIDE_ANSWER = "ok."
 # A text is looked for inside longer strings only when it is this long: a short one ("done.")
@@ -52,9 +53,12 @@ def turn_of(step: object) -> Turn | None:
     return inner if isinstance(inner, Turn) else None
 
 
-def describe(step: object) -> str:
-    """One line for logs and reports: a turn's blocks and declared stop_reason, or the fault."""
+def describe(step: object, wire: str = MESSAGES) -> str:
+    """One line for logs and reports: a turn's blocks and declared stop_reason, or the fault,
+    each in the words of the wire it crossed (which_wire.py's tables)."""
     played = turn_of(step)
+    if isinstance(step, ApiError):
+        return ERROR_WORDS[wire](step)
     if played is None:
         status = getattr(step, "status", "?")
         kind = getattr(step, "type", type(step).__name__)
@@ -72,7 +76,7 @@ def describe(step: object) -> str:
     what = " + ".join(parts) or "(no blocks)"
     if played is not step:
         return f"{type(step).__name__}: {what}"
-    return f"{what} [declared {played.declared}]"
+    return f"{what} [{ENDING_WORDS[wire](played.declared)}]"
 
 
 # The prefixes of the server tools' types (the API runs them itself, and only in their loop
@@ -170,7 +174,7 @@ class Played:
     stream: bool
     same_as_previous: bool  # the request repeats the previous one exactly (an HTTP retry)
 
-    def line(self) -> str:
+    def line(self, wire: str = MESSAGES) -> str:
         if self.stage is None:
             where = "side call"
         else:
@@ -180,7 +184,7 @@ class Played:
             elif self.attempt > 1:
                 where += " (asked again)"
         mode = "stream" if self.stream else "json"
-        return f"{where}, {mode} → {self.kind}: {describe(self.step)}"
+        return f"{where}, {mode} → {self.kind}: {describe(self.step, wire)}"
 
 
 def _text_of(block: dict) -> str:

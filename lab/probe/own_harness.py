@@ -11,6 +11,14 @@ human who says yes to everything (probe case P11). It keeps the probe's permissi
 question to the human is appended as one line to the file `LAB_PROBE_HUMAN_LOG` names. Exit
 status 0 when the run ended because the model was done, 1 otherwise (with one line on stderr
 saying why), a final answer cut by max_tokens or refused included.
+
+It answers the features a case asks for the way a harness author would, through the harness's
+own settings: LAB_PROBE_THINKING=1 gives it a thinking budget (P24, P25), LAB_PROBE_SERVER_TOOL=1
+declares a web search server tool, which the API runs and the harness never dispatches (P18);
+the course preset answers neither, as the course is taught (those cases read n/a for it).
+LAB_PROBE_IMAGE_TOOL=1 is not answered (P26 reads n/a): the virtual world holds text files only
+and a tool's handler returns text, so no tool of this harness can return notes.png as an image
+without reading the host beside the world.
 """
 
 from __future__ import annotations
@@ -29,10 +37,14 @@ from lab.kernel.runner import wire
 from lab.kernel.scenario import Setup
 from lab.kernel.switches import Switches, switch_names
 from lab.kernel.trace import ModelAnswered, RunEnded
+from lab.probe.peers.program import WEB_SEARCH, server_tool, thinking
 
 PRESETS = {"reference": Switches, "course": Switches.course}
+# Whether the preset answers the features a case asks for (thinking, a server tool).
+ANSWERS_ASKS = {"reference": True, "course": False}
 DENY = "Bash(touch *)"  # the target's deny rule for P11
 MAX_TURNS = 64  # above the probe's longest case (P12: 20 answers)
+BUDGET = 1024  # thinking tokens: the API's least budget, as the peers ask (peers/program.py)
 MAX_FILE = 1_000_000  # bytes of a working-folder file copied into the virtual disk
 
 
@@ -100,11 +112,14 @@ def main(argv: list[str] | None = None) -> int:
 
     folder = Path.cwd()
     before = folder_files(folder)
+    asks = ANSWERS_ASKS[args.preset]
     setup = Setup(  # the model is whatever answers at ANTHROPIC_BASE_URL
         stream=os.environ.get("LAB_PROBE_STREAM", "1") != "0",
         max_turns=MAX_TURNS,
         permissions=Permissions(deny=[DENY], ask=["Bash"]),
         human=human,
+        thinking=BUDGET if asks and thinking() else None,
+        server_tools=[WEB_SEARCH] if asks and server_tool() else [],
     )
     client = anthropic.Anthropic(max_retries=0)  # the harness owns its retries
     switches = PRESETS[args.preset]().flipped(**dict(args.switch))

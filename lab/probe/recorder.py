@@ -21,7 +21,7 @@ from lab.kernel.record import Tap
 from lab.model.script import Turn
 from lab.probe.conversation import Played
 from lab.probe.trial import Exchange, short
-from lab.probe.which_wire import recorded_body, wire_of
+from lab.probe.which_wire import MESSAGES, recorded_body, wire_of
 
 
 def parse_body(content: bytes) -> Any:
@@ -77,8 +77,9 @@ class Recorder:
             logged = self.tap.last if self.tap.count > written else None
             played: Played | None = logged.note if logged else None
             reply = logged.reply if logged else None
-            if played is not None:
-                answer = f"{response.status_code} {played.line()}"
+            if played is not None:  # in the words of the wire it crossed
+                seen = played.line(wire_of(request.url.path) or MESSAGES)
+                answer = f"{response.status_code} {seen}"
             elif response.status_code >= 400:
                 response.read()
                 answer = error_line(response)

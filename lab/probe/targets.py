@@ -21,8 +21,9 @@ LAB_DENIED_CALL: Call = ("bash", '{"command": "touch denied.canary"}')
 # never streams, so it keeps no partial answer (P8, P9); it runs a call cut by max_tokens (P10)
 # and hands a schema-invalid call to its handler, which raises with no try around it (P3).
 # Of the later cases it keeps all but P23: the course
-# asks its human before any validation (the seed's D9). It keeps P18-P20 through the program
-# that wraps it (own_harness.py), not through its own loop.
+# asks its human before any validation (the seed's D9). It keeps P19-P20 through the program
+# that wraps it (own_harness.py), not through its own loop; it asks for no thinking and declares
+# no server tool, as the course is taught, so P18, P24 and P25 read n/a for it (never a fail).
 COURSE_KEEPS = (
     *("P1", "P1s", "P1b", "P2", "P4", "P5", "P6", "P7", "P8", "P9", "P11", "P12"),
     *("P13", "P14", "P15", "P16", "P17", "P18", "P19", "P20", "P21", "P22"),

@@ -62,11 +62,17 @@ class Case:
     outcomes: str = ""  # which outcome is which, and why (the README's case table)
     # The wires the case has no meaning on, each with why (its cell there is n/a).
     off_wire: Mapping[str, str] = field(default_factory=dict)
+    # The title on a wire that names the fault otherwise (the chat wire's 503 for a 529).
+    wire_titles: Mapping[str, str] = field(default_factory=dict)
     # The contract variables the case sets, asking the program to turn a feature on through its
     # own settings (LAB_PROBE_THINKING=1): a program that cannot, or does not, reads n/a.
     asks: tuple[tuple[str, str], ...] = ()  # (name, value) pairs
     files: tuple[tuple[str, bytes], ...] = ()  # put in the working folder beside notes.txt
     accepts: tuple[str, ...] = field(init=False, default=())  # the alternatives, by name
+
+    def title_on(self, wire: str | None) -> str:
+        """The title in the words of `wire` (None: the case's own, the Messages wire's)."""
+        return self.wire_titles.get(wire or "", self.title)
 
     def __post_init__(self) -> None:
         named = tuple(r.name for r in self.rules if r.grade in (KEPT, INFO))

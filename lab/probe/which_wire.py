@@ -11,10 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from lab.model.chat_render import call_id
+from lab.model.chat_api import fault_error
+from lab.model.chat_render import FINISH_REASONS, call_id
 from lab.model.chat_view import neutral_body
+from lab.model.script import ApiError
 
-__all__ = ["CHAT", "MESSAGES", "WIRES", "id_on", "recorded_body", "wire_of"]
+__all__ = [
+    "CHAT",
+    "ENDING_WORDS",
+    "ERROR_WORDS",
+    "MESSAGES",
+    "WIRES",
+    "id_on",
+    "recorded_body",
+    "wire_of",
+]
 
 MESSAGES = "anthropic"
 CHAT = "openai"
@@ -42,3 +53,21 @@ def recorded_body(path: str, body: object) -> object:
 def id_on(wire: str | None, tool_id: str) -> str:
     """The script's call id as the program saw it on `wire` (None: the Messages wire's)."""
     return SEEN_ID[wire or MESSAGES](tool_id)
+
+
+# ---------------------------------------------------------------- evidence in the wire's words
+# Evidence names what crossed the wire: a script's stop_reason and an HTTP fault as the program
+# saw them (on the chat wire, `max_tokens` went out as finish_reason "length", a 529 as a 503).
+def _chat_error(error: ApiError) -> str:
+    sent = fault_error(error.type, error.message, "", error.retry_after)
+    return f"HTTP {sent.status or error.status} {sent.code or sent.type}"
+
+
+ENDING_WORDS: dict[str, Callable[[str], str]] = {
+    MESSAGES: lambda declared: f"declared {declared}",
+    CHAT: lambda declared: f"finish_reason {FINISH_REASONS.get(declared, declared)}",
+}
+ERROR_WORDS: dict[str, Callable[[ApiError], str]] = {
+    MESSAGES: lambda error: f"HTTP {error.status} {error.type}",
+    CHAT: _chat_error,
+}

@@ -83,7 +83,7 @@ def cell_section(target: Target, cell: Cell) -> str:
     opened = " open" if verdict.kind == FAIL else ""  # a reader sees the evidence of a fail
     parts = [
         f'<details id="{anchor(cell.target, cell.case)}"{opened}>',
-        f"<summary><b>{escape(cell.case)}</b> {escape(case.title if case else '')} — "
+        f"<summary><b>{escape(cell.case)}</b> {escape(cell.title)} — "
         f"<b>{escape(verdict.kind)}</b>: {escape(verdict.because)}</summary>",
     ]
     if case:

@@ -138,8 +138,7 @@ def reproduce(cell: Cell, target: Target) -> str:
 def cell_lines(cell: Cell, target: Target, width: int, *, detail: bool) -> list[tuple[str, str]]:
     """One cell: its id, grade, case title and mode; then why, the evidence, and for a fail
     the command that reproduces it. Stacked (grade under the id) below WIDE columns."""
-    verdict, case = cell.verdict, BY_ID.get(cell.case)
-    title = case.title if case else ""
+    verdict, title = cell.verdict, cell.title
     differs = cell.other is not None and cell.other.verdict.kind != verdict.kind
     mode = f" · in {cell.mode} mode" if differs and cell.mode else ""
     style = STYLE[verdict.kind]

@@ -28,6 +28,7 @@ from lab.probe.grades import FAIL, INFO, KEPT, NON_STRICT
 from lab.probe.scripts import RETRY_AFTER, broken_stream, finish, http_fault, ids, the_call
 from lab.probe.trial import Exchange, Setting, Trial
 from lab.probe.verdict import Case, Rule
+from lab.probe.which_wire import CHAT
 
 # A retry counts as waiting when it arrives no earlier than this before retry-after ends, the
 # gap measured from the arrival of the refused request (so the harness's own time only adds).
@@ -318,6 +319,7 @@ TRANSIENT_CASES: list[Case] = [
         grade="【二】",
         outcomes="fail: gave up reporting success (exit 0), or failed after the retry; "
         "non-strict: not retried but the failure reported",
+        wire_titles={CHAT: "503 overloaded"},
     ),
     Case(
         "P8",
@@ -381,6 +383,7 @@ TRANSIENT_CASES: list[Case] = [
         ),
         kept=lambda t: f"gave up after {len(t.played(0))} tries and said so (exit not 0)",
         evidence=lambda trial: [*stage_lines(trial, 0)[-3:], trial.exit.line()],
+        wire_titles={CHAT: "a persistent 503"},
     ),
     Case(
         id="P16",
