@@ -137,7 +137,7 @@ def main(argv: list[str]) -> int:
         print(line, file=sys.stderr)
     print(
         f"seed_checks: {len(NOTEBOOKS)} notebooks, {len(SOURCES)} source files and "
-        f"{len(DOCS)} documents, "
+        f"{len(DOCS)} document(s), "
         f"{len(found)} quotes not in the seed"
     )
     return 1 if found else 0
