@@ -6,10 +6,10 @@ not of the README's suite (a fresh clone has no ../shared beside it):
 
 What counts as a quote: every `> ` paragraph with Chinese in a notebook's Markdown, and every
 「…」 with two or more Chinese characters in experiments/*.py, lab/kernel/switches.py,
-lab/classroom/questions/ and lab/views/source_words.py. A quote may leave words out with
-「……」; each piece must be in the seed as written, with the seed's 【一】【二】【三…】 marks where
-the seed has them: a piece that stops just before one of them, or starts inside an attribution
-it does not open, drops it.
+lab/classroom/questions/, lab/views/source_words.py and docs/teacher/claims.md. A quote
+may leave words out with 「……」; each piece must be in the seed as written, with the
+seed's 【一】【二】【三…】 marks where the seed has them: a piece that stops just before one
+of them, or starts inside an attribution it does not open, drops it.
 
 Exits 0 when every quote is found, 1 with one line per quote that is not, 2 when the seed folder
 holds no text. tests/test_notebooks.py checks this checker on a seed of its own.
@@ -33,6 +33,7 @@ SOURCES = [
     *sorted((ROOT / "lab" / "classroom" / "questions").glob("*.py")),
 ]
 SOURCES.append(ROOT / "lab" / "views" / "source_words.py")  # the claims' sources in Chinese
+DOCS = [ROOT / "docs" / "teacher" / "claims.md"]  # Markdown: every 「…」 of the text is a quote
 SEED = ROOT.parent / "shared" / "seed"
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -129,10 +130,14 @@ def main(argv: list[str]) -> int:
     for path in SOURCES:
         name = str(path.relative_to(ROOT))
         found += source_problems(name, strings(path.read_text(encoding="utf-8")), seed_text)
+    for path in DOCS:
+        name = str(path.relative_to(ROOT))
+        found += source_problems(name, path.read_text(encoding="utf-8"), seed_text)
     for line in found:
         print(line, file=sys.stderr)
     print(
-        f"seed_checks: {len(NOTEBOOKS)} notebooks and {len(SOURCES)} source files, "
+        f"seed_checks: {len(NOTEBOOKS)} notebooks, {len(SOURCES)} source files and "
+        f"{len(DOCS)} document(s), "
         f"{len(found)} quotes not in the seed"
     )
     return 1 if found else 0

@@ -65,8 +65,8 @@ HELP = {
         "在 127.0.0.1 上提供一个实验或探测用例的脚本"
     ),
     "the notebooks' questions as a printable PDF": "把笔记本里的问题做成可打印的 PDF",
-    "write the teacher's kit (lesson plan, answer key, worksheets) into a folder": (
-        "把教师包（教案、答案、练习单）写进一个文件夹"
+    "write the teacher's kit (lesson plan, answer key, claims, worksheets) into a folder": (
+        "把教师包（教案、答案、本章论断表、练习单）写进一个文件夹"
     ),
     # options shared by several commands
     "output language (default: zh when LAB_LANG=zh or the locale is Chinese, else en)": (

@@ -51,7 +51,7 @@ def add_parsers(sub: Any, lang: argparse.ArgumentParser) -> None:
     kit = sub.add_parser(
         "kit",
         parents=[lang],
-        help="write the teacher's kit (lesson plan, answer key, worksheets) into a folder",
+        help="write the teacher's kit (lesson plan, answer key, claims, worksheets) into a folder",
     )
     kit.add_argument(
         "folder",
@@ -87,7 +87,8 @@ def write_new_files(folder: Path, files: list[tuple[str, bytes]]) -> None:
 
 
 def cmd_kit(args: argparse.Namespace, out: Console) -> int:
-    """`lab kit DIR`: the lesson plan, the answer key and the two worksheets, from a wheel too."""
+    """`lab kit DIR`: the lesson plan, the answer key, the claims table and the two worksheets,
+    from a wheel too."""
     files = sorted(p for p in kit_dir().iterdir() if p.is_file())
     write_new_files(args.folder, [(p.name, p.read_bytes()) for p in files])
     names = ", ".join(p.name for p in files)
