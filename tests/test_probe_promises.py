@@ -12,6 +12,7 @@ from lab.probe.catalogue import BY_ID
 from lab.probe.conversation import Played
 from lab.probe.trial import Exchange, Exit, Setting, Trial
 from lab.probe.verdict import verdict
+from lab.probe.wire_promises import ended
 
 ASK = {"role": "user", "content": "[m] go"}
 
@@ -38,7 +39,7 @@ def trial_of(case: str, requests: list[tuple], status: int = 0) -> Trial:
         exchanges.append(
             Exchange(n, "POST", "/v1/messages", body, code, "", played, *at, reply=got)
         )
-    return Trial("hand", setting, stages, exchanges, Exit(status))
+    return ended(Trial("hand", setting, stages, exchanges, Exit(status)))
 
 
 def after(*blocks: dict, results: list[dict]) -> dict:
