@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable
+from dataclasses import replace
 
 import anthropic
 import pytest
@@ -166,3 +167,44 @@ def test_the_record_is_filled_once_when_the_trial_ends_and_says_which_requests_w
     assert trial.record is trial.record and trial.record.threaded == frozenset()
     with pytest.raises(ValueError, match="filled when it ends"):
         _ = Trial("hand", trial.setting, trial.stages, trial.exchanges, trial.exit).record
+
+
+def test_pause_turn_is_na_for_a_loop_that_declares_no_server_tool():
+    said = verdict(BY_ID["P18"], played("P18"))
+    assert said.kind == NA and "no request declares a server tool" in said.because, said
+
+
+# A loop the API accepts sends its thought back as it came; the real API refuses one changed or
+# moved (a request rejected: FAIL, before this row is read). The row itself says what changed:
+# proved on the accepted trial, its resent turn rewritten by hand, its answers as the tap wrote.
+def signed_otherwise(blocks: list[dict]) -> list[dict]:
+    return [{**b, "signature": "c2lnbmVk"} if b["type"] == "thinking" else b for b in blocks]
+
+
+def resent_as(shape: Shape) -> Trial:
+    trial = played("P24", ENABLED)
+    after = trial.reached(1)
+    assert after is not None
+
+    def rewritten(message: dict) -> dict:
+        if message.get("role") != "assistant":
+            return message
+        return {**message, "content": shape(list(message["content"]))}
+
+    body = {**after.body, "messages": [rewritten(m) for m in after.messages]}
+    exchanges = [replace(e, body=body) if e is after else e for e in trial.exchanges]
+    return ended(Trial("hand", trial.setting, trial.stages, exchanges, trial.exit))
+
+
+@pytest.mark.parametrize(
+    ("shape", "phrase"),
+    [
+        (signed_otherwise, "the thinking block came back changed"),
+        (thought_reworded, "the thinking block came back changed"),
+        (thought_last, "the thinking block was moved"),
+        (without_thought, "the thinking block was dropped"),
+    ],
+)
+def test_the_thought_row_names_what_changed_in_the_turn_sent_back(shape, phrase):
+    said = verdict(BY_ID["P24"], resent_as(shape))
+    assert said.kind == NON_STRICT and phrase in said.because, said
