@@ -161,3 +161,11 @@ def test_a_thread_s_continue_is_a_stored_fact_the_pairing_leaves_to_the_api():
     assert pairing_of(trial) is None
     whole = trial_of("P5", [({"messages": [ASK]}, 0), ({"messages": [new_only]}, 1)])
     assert whole.record.threaded == frozenset() and pairing_of(whole) is not None
+
+
+def test_a_thread_s_continue_the_api_rejected_is_not_threaded_the_pairing_reads_it():
+    new_only = {"role": "user", "content": [result("toolu_p5_01")]}
+    continued = {"thread": {"type": "continue", "id": "th_1"}, "messages": [new_only]}
+    trial = trial_of("P5", [({"messages": [ASK]}, 0), (continued, None)], status=1)
+    assert trial.record.threaded == frozenset()
+    assert pairing_of(trial) is not None
