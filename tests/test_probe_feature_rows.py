@@ -17,7 +17,7 @@ from lab.kernel.record import Tap, WatchedModel
 from lab.model import FakeMessagesAPI
 from lab.model.client import make_client
 from lab.probe.cases import script_tools
-from lab.probe.cases.images import IMAGE
+from lab.probe.cases.images import IMAGE, png
 from lab.probe.catalogue import BY_ID
 from lab.probe.conversation import IMAGE_TOOL, Conversation
 from lab.probe.grades import FAIL, INFO, KEPT, NA, NON_STRICT
@@ -54,9 +54,9 @@ def thought_reworded(blocks: list[dict]) -> list[dict]:
     ]
 
 
-def image_block(media_type: str = "image/png") -> dict:
-    data = base64.b64encode(IMAGE).decode()
-    return {"type": "image", "source": {"type": "base64", "media_type": media_type, "data": data}}
+def image_block(picture: bytes = IMAGE) -> dict:
+    data = base64.b64encode(picture).decode()
+    return {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": data}}
 
 
 def results(calls: list, image: str) -> list[dict]:
@@ -71,6 +71,9 @@ def results(calls: list, image: str) -> list[dict]:
         elif image == "beside":
             content.append({"type": "tool_result", "tool_use_id": call.id, "content": "see below"})
             content.append(image_block())
+        elif image == "another":  # an image, but not the file's
+            inner = [image_block(png(3, 3))]
+            content.append({"type": "tool_result", "tool_use_id": call.id, "content": inner})
         else:  # as text
             data = base64.b64encode(IMAGE).decode()
             content.append({"type": "tool_result", "tool_use_id": call.id, "content": data})
@@ -152,6 +155,7 @@ IMAGE_ROWS = [
     ("inside", TOOLS, KEPT, "inside the call's tool_result"),
     ("beside", TOOLS, INFO, "beside the tool_result"),
     ("text", TOOLS, NON_STRICT, "never came back as an image"),
+    ("another", TOOLS, NON_STRICT, "never came back as an image"),
     ("inside", TOOLS[:1], NA, "offers no read_image tool"),
 ]
 
@@ -181,8 +185,12 @@ def signed_otherwise(blocks: list[dict]) -> list[dict]:
     return [{**b, "signature": "c2lnbmVk"} if b["type"] == "thinking" else b for b in blocks]
 
 
-def resent_as(shape: Shape) -> Trial:
-    trial = played("P24", ENABLED)
+def sealed_otherwise(blocks: list[dict]) -> list[dict]:
+    return [{**b, "data": "c2VhbGVk"} if b["type"] == "redacted_thinking" else b for b in blocks]
+
+
+def resent_as(shape: Shape, case: str = "P24") -> Trial:
+    trial = played(case, ENABLED)
     after = trial.reached(1)
     assert after is not None
 
@@ -208,3 +216,8 @@ def resent_as(shape: Shape) -> Trial:
 def test_the_thought_row_names_what_changed_in_the_turn_sent_back(shape, phrase):
     said = verdict(BY_ID["P24"], resent_as(shape))
     assert said.kind == NON_STRICT and phrase in said.because, said
+
+
+def test_a_redacted_thought_sent_back_with_other_data_came_back_changed():
+    said = verdict(BY_ID["P25"], resent_as(sealed_otherwise, "P25"))
+    assert said.kind == NON_STRICT and "redacted_thinking block came back changed" in said.because
