@@ -389,6 +389,7 @@ def hand_trial(case: str, requests: list[tuple], status: int = 0):
 
     from lab.probe.conversation import Played
     from lab.probe.trial import Exchange, Exit, Setting, Trial
+    from lab.probe.wire_promises import ended
 
     setting = Setting(case, "CANARY", ("read_file", {"path": "notes.txt"}), None, "[m]", "[m] go")
     stages = BY_ID[case].script(setting)
@@ -403,7 +404,7 @@ def hand_trial(case: str, requests: list[tuple], status: int = 0):
         exchanges.append(
             Exchange(n, "POST", "/v1/messages", body, status_code, "", played, *at, reply=got)
         )
-    return Trial("hand", setting, stages, exchanges, Exit(status))
+    return ended(Trial("hand", setting, stages, exchanges, Exit(status)))
 
 
 @pytest.mark.parametrize(("gap", "grade"), [(1.05, "kept"), (0.95, "kept"), (0.5, "non-strict")])

@@ -31,6 +31,7 @@ from lab.probe.targets import lab_target
 from lab.probe.trial import Exit, Setting, Trial
 from lab.probe.verdict import verdict
 from lab.probe.which_wire import CHAT, MESSAGES, wire_of
+from lab.probe.wire_promises import ended
 from lab.views import probe_junit
 
 CANARY = "lab-canary-chat-wire"
@@ -106,7 +107,7 @@ def played(case_id: str, loop: Loop, forced: str | None = None) -> Trial:
     except openai.OpenAIError:
         status = 1
     exchanges = recorder.exchanges
-    return Trial("chat", setting, stages, exchanges, Exit(status), forced_wire=forced)
+    return ended(Trial("chat", setting, stages, exchanges, Exit(status), forced_wire=forced))
 
 
 # ---------------------------------------------------------------- the record
@@ -172,7 +173,7 @@ def test_the_is_error_row_is_skipped_on_the_wire_that_has_no_such_flag():
 
 def test_a_case_with_no_meaning_on_the_wire_is_na_with_its_reason():
     setting = Setting("P18", CANARY, ("read_file", {}), None, "[m]", "[m]")
-    trial = Trial("chat", setting, (), (), Exit(0), forced_wire=CHAT)
+    trial = ended(Trial("chat", setting, (), (), Exit(0), forced_wire=CHAT))
     said = verdict(BY_ID["P18"], trial)
     assert said.kind == NA and "pause_turn" in said.because and "openai wire" in said.because
 

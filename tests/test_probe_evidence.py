@@ -10,6 +10,7 @@ from lab.probe.catalogue import BY_ID
 from lab.probe.grades import FAIL, Verdict
 from lab.probe.targets import command_target
 from lab.probe.trial import Exchange, Exit, Setting, Trial
+from lab.probe.wire_promises import ended
 from lab.views.probe_html import cell_section
 from lab.views.probe_matrix import cell_json
 
@@ -28,7 +29,7 @@ throw error;
 
 
 def trial_of(*exchanges: Exchange) -> Trial:
-    return Trial("hand", SETTING, BY_ID["P4"].script(SETTING), exchanges, Exit(0))
+    return ended(Trial("hand", SETTING, BY_ID["P4"].script(SETTING), exchanges, Exit(0)))
 
 
 def request(number: int, body: dict, betas: str = "") -> Exchange:

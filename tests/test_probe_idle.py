@@ -18,6 +18,7 @@ from lab.probe.grades import INCONCLUSIVE, INFO
 from lab.probe.idle import Progress, ended_within, session_usage, wait_while_working
 from lab.probe.trial import Exchange, Exit, Setting, Trial
 from lab.probe.verdict import judged_on_a_free_machine, not_waiting_to_retry, verdict
+from lab.probe.wire_promises import ended
 
 SETTING = Setting("P6", "CANARY", ("read_file", {"path": "notes.txt"}), None, "[m]", "[m] go")
 
@@ -113,7 +114,7 @@ def cut(progress: Progress, *, after_fault: bool) -> Trial:
     played = Played(1, 0, 1, kind, step, False, False)
     code = 429 if after_fault else 200
     exchange = Exchange(1, "POST", "/v1/messages", {}, code, "", played, reply=reply_to(step))
-    return Trial("hand", SETTING, stages, [exchange], Exit(None, "", 1.0, progress))
+    return ended(Trial("hand", SETTING, stages, [exchange], Exit(None, "", 1.0, progress)))
 
 
 P6 = BY_ID["P6"]

@@ -25,6 +25,7 @@ from lab.probe.target import CONTRACT_ENV, HUMAN_LOG, OFFLINE_SWITCHES
 from lab.probe.targets import command_target, lab_target
 from lab.probe.trial import Exchange, Exit, Setting, Trial
 from lab.probe.verdict import verdict
+from lab.probe.wire_promises import ended
 
 AGENTS = Path(__file__).parent / "agents"
 READ_NOTES = ("read_file", '{"path": "notes.txt"}')
@@ -194,7 +195,7 @@ def record(*requests: tuple[int, str, float], status: int | None = 0) -> Trial:
         )
         for n, (stage, kind, at) in enumerate(requests, 1)
     ]
-    return Trial("t", setting, stages, exchanges, Exit(status, "", 5.0))
+    return ended(Trial("t", setting, stages, exchanges, Exit(status, "", 5.0)))
 
 
 def fault(stage: Stage, kind: str):

@@ -12,6 +12,7 @@ from lab.probe.catalogue import BY_ID
 from lab.probe.conversation import Played
 from lab.probe.trial import Exchange, Exit, Setting, Trial
 from lab.probe.verdict import verdict
+from lab.probe.wire_promises import ended, pairing_of
 
 ASK = {"role": "user", "content": "[m] go"}
 
@@ -38,7 +39,7 @@ def trial_of(case: str, requests: list[tuple], status: int = 0) -> Trial:
         exchanges.append(
             Exchange(n, "POST", "/v1/messages", body, code, "", played, *at, reply=got)
         )
-    return Trial("hand", setting, stages, exchanges, Exit(status))
+    return ended(Trial("hand", setting, stages, exchanges, Exit(status)))
 
 
 def after(*blocks: dict, results: list[dict]) -> dict:
@@ -98,6 +99,16 @@ def test_p10_fails_a_cut_call_run_by_cut_calls_not_run(monkeypatch):
     assert verdict(BY_ID["P10"], trial).kind == "kept"
 
 
+@pytest.mark.parametrize("case", ["P10"])  # refused_or_hung: P10s's row too (a streamed trial)
+def test_a_cut_call_not_run_but_a_rejected_request_after_it_fails(case):
+    """The cut call was left alone, then the next request was refused: refused_or_hung's row."""
+    cut = "toolu_p10_01"
+    unpaired = after(call(cut), results=[])  # the cut call sent back with no result
+    trial = trial_of(case, [({"messages": [ASK]}, 0), (unpaired, None)], status=1)
+    said = verdict(BY_ID[case], trial)
+    assert said.kind == "fail" and "rejected" in said.because, said
+
+
 @pytest.mark.parametrize("case", ["P6", "P7"])
 def test_p6_p7_call_a_run_that_ended_on_the_fault_unretried_by_retried(monkeypatch, case):
     unretried = trial_of(case, [({"messages": [ASK]}, 0)], status=1)
@@ -137,3 +148,24 @@ def test_p5_reads_two_results_in_two_user_messages_as_the_api_does():
     graded = verdict(BY_ID["P5"], trial)
     assert graded.kind == "kept", graded
     assert f"results lead with {[first, second]} (call order)" in graded.evidence
+
+
+def test_a_thread_s_continue_is_a_stored_fact_the_pairing_leaves_to_the_api():
+    """A message thread's `continue` carries only what is new (a tool_result whose call the API
+    holds): the record says so once (Record.threaded) and the pairing does not read it as lost."""
+    first = "toolu_p5_01"
+    new_only = {"role": "user", "content": [result(first)]}
+    continued = {"thread": {"type": "continue", "id": "th_1"}, "messages": [new_only]}
+    trial = trial_of("P5", [({"messages": [ASK]}, 0), (continued, 1)])
+    assert trial.record.threaded == frozenset({2})
+    assert pairing_of(trial) is None
+    whole = trial_of("P5", [({"messages": [ASK]}, 0), ({"messages": [new_only]}, 1)])
+    assert whole.record.threaded == frozenset() and pairing_of(whole) is not None
+
+
+def test_a_thread_s_continue_the_api_rejected_is_not_threaded_the_pairing_reads_it():
+    new_only = {"role": "user", "content": [result("toolu_p5_01")]}
+    continued = {"thread": {"type": "continue", "id": "th_1"}, "messages": [new_only]}
+    trial = trial_of("P5", [({"messages": [ASK]}, 0), (continued, None)], status=1)
+    assert trial.record.threaded == frozenset()
+    assert pairing_of(trial) is not None

@@ -16,6 +16,7 @@ from lab.probe.conversation import Played
 from lab.probe.grades import FAIL, GRADES, INFO, KEPT, NA, NON_STRICT, NOT_REACHED
 from lab.probe.trial import Exchange, Exit, Setting, Trial
 from lab.probe.verdict import Case, Rule, verdict
+from lab.probe.wire_promises import ended
 
 LAB = Path(grades.__file__).resolve().parents[1]
 GRADE_NAMES = {"KEPT", "FAIL", "NON_STRICT", "INFO", "NA", "NOT_REACHED", "INCONCLUSIVE"}
@@ -120,7 +121,7 @@ def hand_trial(requests: list[int | None], status: int | None = 0) -> Trial:
         exchanges.append(
             Exchange(n, "POST", "/v1/messages", {}, 200 if played else 400, "", played, reply=got)
         )
-    return Trial("t", setting, stages, exchanges, Exit(status))
+    return ended(Trial("t", setting, stages, exchanges, Exit(status)))
 
 
 def broken(name: str, why: str | None):
@@ -205,7 +206,7 @@ def test_one_exit_policy_for_every_grade():
 def test_a_target_that_asks_in_the_wrong_answer_mode_is_na_before_any_row():
     trial = hand_trial([0, 1])  # JSON requests (stream False); P1s needs a streamed answer
     setting = Setting("P1s", "CANARY", ("read_file", {"path": "n"}), None, "[m]", "[m] go")
-    streamed = Trial("t", setting, BY_ID["P1s"].script(setting), trial.exchanges, trial.exit)
+    streamed = ended(Trial("t", setting, BY_ID["P1s"].script(setting), trial.exchanges, trial.exit))
     said = verdict(BY_ID["P1s"], streamed)
     assert (said.kind, said.because) == (
         NA,

@@ -128,6 +128,9 @@ class Record:
     history: Sequence[dict] | None = None  # the harness's own final messages, when it shows them
     finished: bool | None = None  # the script's last answer was asked for (None: not known)
     new_files: Sequence[str] = ()  # files that appeared in the working folder during the run
+    # The requests (by number) that carried only what was new on a message thread (`continue`):
+    # the API paired them with the turns it held, so their own history is not the whole one.
+    threaded: frozenset[int] = frozenset()
 
 
 # ---------------------------------------------------------------- writing a record

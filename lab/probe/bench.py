@@ -33,6 +33,7 @@ from lab.probe.trial import Exit, Setting, Trial, short
 from lab.probe.verdict import Case, verdict
 from lab.probe.view import wrapped, written
 from lab.probe.warm import WarmStarts, program_args, warm_module
+from lab.probe.wire_promises import ended
 
 # What a program run comes back with: its exit status (None: stopped at the limit), its output,
 # and how it stood when it was stopped (None: it ended by itself).
@@ -224,19 +225,21 @@ def run_trial(
 
     exchanges = [replace(e, answer=clean(e.answer)) for e in recorder.exchanges]
     tail = "\n".join(clean(output).splitlines()[-OUTPUT_LINES:])
-    trial = Trial(
-        target.name,
-        setting,
-        stages,
-        exchanges,
-        # The error line is read from the whole output: a dumped error object (Node prints its
-        # properties after the message) can push the message out of the last lines.
-        Exit(status, error_line(clean(output), status), timeout, progress),
-        new_files,
-        tail,
-        hide,
-        outside_files=outside,
-        forced_wire=target.wire,
+    trial = ended(  # its record filled once, here, as the run ended
+        Trial(
+            target.name,
+            setting,
+            stages,
+            exchanges,
+            # The error line is read from the whole output: a dumped error object (Node prints its
+            # properties after the message) can push the message out of the last lines.
+            Exit(status, error_line(clean(output), status), timeout, progress),
+            new_files,
+            tail,
+            hide,
+            outside_files=outside,
+            forced_wire=target.wire,
+        )
     )
     graded = with_facts(with_outside_writes(verdict(case, trial), outside), case.id, trial)
     mode = asked_mode(trial)

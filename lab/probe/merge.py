@@ -22,6 +22,7 @@ from lab.probe.grades import recorded
 from lab.probe.shards import Shard, deal, matrix_costs, parse_shard
 from lab.probe.trial import Exchange, Exit, Setting, Trial
 from lab.probe.which_wire import wire_of
+from lab.probe.wire_promises import ended
 
 
 class MergeError(Exception):
@@ -136,8 +137,8 @@ READ_BACK = Setting("", "", ("", {}), None, "", "")
 
 
 def trial_from_json(record: dict[str, Any]) -> Trial | None:
-    ended = record.get("ended")
-    if ended is None:
+    how = record.get("ended")
+    if how is None:
         return None  # the cell had no trial (n/a before anything ran)
     exchanges = []
     for request in record["requests"]:
@@ -155,12 +156,14 @@ def trial_from_json(record: dict[str, Any]) -> Trial | None:
                 wire=wire_of(path),
             )
         )
-    return Trial(
-        record["target"],
-        READ_BACK,
-        (),
-        exchanges,
-        Exit(ended["status"], ended["error"], ended["timeout"]),
-        tuple(record["new_files"]),
-        record.get("output", ""),
+    return ended(
+        Trial(
+            record["target"],
+            READ_BACK,
+            (),
+            exchanges,
+            Exit(how["status"], how["error"], how["timeout"]),
+            tuple(record["new_files"]),
+            record.get("output", ""),
+        )
     )

@@ -263,10 +263,11 @@ def judged(served: Served, exchanges: list[Exchange], new_files: list[str]) -> d
     """A probe case's verdict on one run: the case's judge (the one `lab probe` uses) on a Trial
     built from what the server saw."""
     from lab.probe.verdict import verdict
+    from lab.probe.wire_promises import ended
 
     assert served.setting is not None
     stages = served.responder.stages
-    trial = Trial("serve", served.setting, stages, exchanges, UnseenExit(0), new_files)
+    trial = ended(Trial("serve", served.setting, stages, exchanges, UnseenExit(0), new_files))
     graded = verdict(served.case, trial)
     return {
         "id": served.case.id,

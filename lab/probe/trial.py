@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from lab.kernel.promises import what_changed
@@ -119,6 +118,8 @@ class Trial:
     hidden: Mapping[str, str] = field(default_factory=dict, repr=False)
     outside_files: Sequence[str] = ()  # written outside the scratch folder (confinement.py)
     forced_wire: str | None = None  # the target's declared wire, or `--wire` (None: detected)
+    # The one Record every promise reads, filled once when the trial ends (wire_promises.ended).
+    facts: Record | None = field(default=None, repr=False, compare=False)
 
     def shown(self, text: str) -> str:
         """`text` with the run's scratch folder and address replaced by {dir}, {scratch}, {url}."""
@@ -130,15 +131,12 @@ class Trial:
         """The request as evidence (see quote), this run's paths hidden."""
         return [self.shown(line) for line in quote(exchange)] if exchange else []
 
-    @cached_property
+    @property
     def record(self) -> Record:
-        """The trial as the one Record every promise reads, built once
-        (lab/probe/wire_promises.py)."""
-        from lab.probe.wire_promises import (
-            record_of,  # wire_promises.py reads trials: imported when first asked
-        )
-
-        return record_of(self)
+        """The trial's Record, as filled when it ended (wire_promises.ended)."""
+        if self.facts is None:
+            raise ValueError("a trial's record is filled when it ends: wire_promises.ended(trial)")
+        return self.facts
 
     @property
     def wire(self) -> str:

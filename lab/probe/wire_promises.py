@@ -24,6 +24,7 @@ from lab.probe.which_wire import CHAT, MESSAGES, wire_of
 __all__ = [
     "WIRE_INVARIANTS",
     "WireRun",
+    "ended",
     "pairing_of",
     "record_of",
     "wire_problems",
@@ -57,13 +58,20 @@ def record_of(trial: Trial) -> Record:
     ]
     exit = trial.exit
     ending = Ending(f"exit {exit.status}", not exit.clean, exit.line())
+    requests = conversation(trial.exchanges)
     return Record(
-        conversation(trial.exchanges),
+        requests,
         ending,
         ran=ran,
         finished=trial.final_reached(),
         new_files=tuple(trial.new_files),
+        threaded=frozenset(r.number for r in requests if not holds_own_history(r)),
     )
+
+
+def ended(trial: Trial) -> Trial:
+    """The trial with its Record filled, once, as it ended: every judge reads that record."""
+    return replace(trial, facts=record_of(trial))
 
 
 def holds_own_history(request: Request) -> bool:
@@ -75,9 +83,9 @@ def holds_own_history(request: Request) -> bool:
 
 def pairing_of(trial: Trial) -> str | None:
     """The pairing promise over a probe Trial: a rejected request, or a history that breaks the
-    rule, among the requests that carry their history."""
+    rule, among the requests that carry their history (those not `threaded`)."""
     record = trial.record
-    own = [r for r in record.requests if holds_own_history(r)]
+    own = [r for r in record.requests if r.number not in record.threaded]
     return promises.pairing(replace(record, requests=own))
 
 
