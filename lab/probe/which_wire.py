@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from lab.model.chat_api import fault_error
 from lab.model.chat_render import FINISH_REASONS, call_id
 from lab.model.chat_view import neutral_body
 from lab.model.script import ApiError
@@ -59,6 +58,8 @@ def id_on(wire: str | None, tool_id: str) -> str:
 # Evidence names what crossed the wire: a script's stop_reason and an HTTP fault as the program
 # saw them (on the chat wire, `max_tokens` went out as finish_reason "length", a 529 as a 503).
 def _chat_error(error: ApiError) -> str:
+    from lab.model.chat_api import fault_error  # on first use: `lab list` never loads the server
+
     sent = fault_error(error.type, error.message, "", error.retry_after)
     return f"HTTP {sent.status or error.status} {sent.code or sent.type}"
 
