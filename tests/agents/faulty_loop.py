@@ -75,7 +75,9 @@ def ask(client: anthropic.Anthropic, messages: list, mode: str) -> Message:
             }
             if not again.get(mode, False):
                 raise
-            time.sleep(0.05 if mode == "forever" else 0)
+            # A back-off of its own, as a real retry loop has: it keeps asking, it does not spin.
+            # (A 0.05 s spin kept it runnable on a loaded CI machine: read as machine-busy.)
+            time.sleep(1.0 if mode == "forever" else 0)
     raise RuntimeError("unreachable")
 
 
