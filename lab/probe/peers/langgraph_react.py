@@ -9,45 +9,22 @@ blocks holding the image.
 
 import warnings
 
-from langchain_anthropic import ChatAnthropic
 from langgraph.prebuilt import create_react_agent
 from langgraph.warnings import LangGraphDeprecatedSinceV10
 
+from lab.probe.peers.langchain_agent import chat_model, read_image
 from lab.probe.peers.program import (
     MAX_TURNS,
-    MODEL,
-    THINKING,
-    THINKING_MAX_TOKENS,
     WEB_SEARCH,
-    image_block,
     image_tool,
     read_file,
     run,
     server_tool,
-    streamed,
-    thinking,
 )
 
 # This is the prebuilt agent people run (its successor is the langchain-agent peer); its
 # "moved to langchain.agents" warning would only add a line to every run's stderr.
 warnings.filterwarnings("ignore", category=LangGraphDeprecatedSinceV10)
-
-
-def read_image(path: str) -> list[dict]:
-    """Read an image file in the working folder and return it as an image."""
-    return [image_block(path)]
-
-
-def chat_model() -> ChatAnthropic:
-    """ChatAnthropic in the answer mode asked for, with thinking when asked for."""
-    if thinking():
-        return ChatAnthropic(
-            model=MODEL,
-            streaming=streamed(default=False),
-            max_tokens=THINKING_MAX_TOKENS,
-            thinking=THINKING,
-        )
-    return ChatAnthropic(model=MODEL, streaming=streamed(default=False))
 
 
 def agent(prompt: str) -> str:
