@@ -28,11 +28,11 @@ from dataclasses import replace
 
 from lab.chapter.compare import as_the_course
 from lab.harness.permissions import Permissions
-from lab.notebook import course_view, experiment, outcome, side_by_side, sides, verdict
+from lab.notebook import course_view, ends_view, experiment, outcome, side_by_side, sides, verdict
 from lab.classroom.predict import check
 from lab.kernel.scenario import run_scenario
 from lab.kernel.switches import Switches
-from lab.kernel.trace import GateDecision, HumanAsked, RunEnded, ToolCallSeen, ToolExecuted
+from lab.kernel.trace import GateDecision, HumanAsked, ToolCallSeen, ToolExecuted
 
 LANG = "zh"
 
@@ -192,8 +192,7 @@ check("A.2", prediction, LANG)
 # %%
 d8 = outcome("D8")
 course_d8 = as_the_course(d8.experiment.scenario)
-[(label, run.trace.of(RunEnded)[0].reason, run.trace.of(RunEnded)[0].detail)
- for label, run in zip(sides(LANG), (d8.before, course_d8))]
+ends_view(zip(sides(LANG), (d8.before, course_d8), strict=True), LANG)
 
 # %% [markdown]
 # ### §12-3　引入权限管线时，教学版发生了什么「倒退」？ / What regressed when the course added the gates?

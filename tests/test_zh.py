@@ -56,7 +56,9 @@ CODE_SPANS = [
 
 
 # A “data” span a narrow column wrapped onto two or more lines is data all the same.
-WRAPPED_DATA = re.compile(r"“[^”]{0,300}”")
+# A quoted span that a table cell wrapped; in two panes side by side a span of the right pane may
+# sit inside one of the left pane's, so the innermost spans go first, again and again.
+WRAPPED_DATA = re.compile(r"“[^“”]{0,300}”")
 
 
 def english_sentences(
@@ -67,7 +69,9 @@ def english_sentences(
     `names`: more words that are names here (a tool's, such as hypothesis)."""
     known = NAMES | set(names)
     found = []
-    text = WRAPPED_DATA.sub(" | ", text)
+    text = re.sub(r"[ \t]+", " ", text)  # a pane's padding is not text
+    while (unwrapped := WRAPPED_DATA.sub(" | ", text)) != text:
+        text = unwrapped
     for line in text.splitlines():
         for span in CODE_SPANS:
             line = span.sub(" | ", line)
@@ -91,6 +95,12 @@ def test_the_detector_finds_english_prose_and_lets_code_pass():
     assert english_sentences(code) == []
     assert english_sentences("改动：trust_stop_reason=True · D1 · report.md · Bash(rm *)") == []
     assert english_sentences("模型说“Summarise the report now.”") == []
+    # Two panes side by side: the right pane's quote sits inside the left pane's wrapped one.
+    panes = "“Blocked at:  “notes.txt\nPermission denied”（拦）  rm: cannot remove”（删）"
+    assert english_sentences(panes) == []
+    assert english_sentences("“a” but this prose stays English “b”") == [
+        "but this prose stays English"
+    ]
     # A short line is checked word by word; a tool's name may be named.
     line = "已写出 a.pdf（3 道题）；用 Jupyter 打开 wrote"
     assert english_sentences(line, least=1, names={"Jupyter"}) == ["wrote"]

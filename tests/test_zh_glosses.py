@@ -181,7 +181,23 @@ def test_a_hook_s_words_are_quoted_and_glossed_in_chinese():
 def test_what_a_crash_raised_is_quoted_as_data_in_chinese(runs):
     zh, en = (" ".join(transcript_text(runs["D7"][1], lang).split()) for lang in ("zh", "en"))
     assert "运行结束：crash（崩溃） “KeyError" in zh
-    assert "run ended: crash KeyError" in en
+    assert "”（KeyError（键错误）：号码簿里没有工具 'check_disk' 的处理函数）" in zh  # its Chinese
+    assert "run ended: crash KeyError" in en and "键错误" not in en
+
+
+def test_the_shell_s_complaint_is_quoted_then_said_in_chinese():
+    from lab.kernel.scenario import Scenario, run_scenario
+    from lab.kernel.switches import Switches
+    from lab.model.script import text, tool_use, turn
+
+    script = [turn(tool_use("bash", {"command": "rm /etc/passwd"})), turn(text("Done."))]
+    run = run_scenario(Scenario(script=script), Switches())
+    zh, en = (" ".join(transcript_text(run, lang).split()) for lang in ("zh", "en"))
+    said = "rm: cannot remove '/etc/passwd': Read-only file system"
+    gloss = "（rm：无法删除 '/etc/passwd'：只读文件系统；退出状态 1：命令失败了）"
+    assert f"执行 0s→1s：“{said} (exit status 1)”{gloss}" in zh  # as sent, then its Chinese
+    assert f"tool_result：“{said} (exit status 1)”{gloss}" in zh
+    assert said in en and "无法删除" not in en
 
 
 def test_the_model_s_thinking_has_its_chinese_beside_it(runs):

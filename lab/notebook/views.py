@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -26,10 +26,11 @@ from lab.kernel.switches import Switches, switch_info, switch_names
 from lab.kernel.trace import (
     EndReason,
     Event,
+    RunEnded,
     Trace,
 )
 from lab.model.script import tool_use_id
-from lab.views import invariant_words, report, switch_words, transcript
+from lab.views import harness_words, invariant_words, output_words, report, switch_words, transcript
 from lab.views.rich_html import WIDTH, to_html, to_text
 from lab.views.scenario_words import in_chinese
 
@@ -284,10 +285,12 @@ COLUMNS: dict[str, dict[str, tuple[str, ...]]] = {
             "experiments",
             "why the course differs / keeps it",
         ),
+        "ends": ("harness", "how the run ended", "what was raised"),
     },
     "zh": {
         "invariants": ("不变式", "中文名", "教学版守住吗", "承诺"),
         "course": ("开关", "参考实现", "教学版", "实验", "教学版为何不同 / 为何相同"),
+        "ends": ("哪一边", "运行怎么结束的", "抛出了什么"),
     },
 }
 WORDS = {
@@ -380,6 +383,21 @@ def sides(lang: str = "en") -> tuple[str, str]:
     return WORDS[lang]["reference"], WORDS[lang]["course"]
 
 
+def ends_view(runs: Iterable[tuple[str, Any]], lang: str = "en") -> View:
+    """How each labelled run ended and, if it crashed, what was raised (as raised; in zh with
+    its Chinese after it)."""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for column in COLUMNS[lang]["ends"]:
+        table.add_column(column, overflow="fold")
+    for label, run in runs:
+        end = run.trace.of(RunEnded)[-1]
+        raised = end.detail
+        if lang == "zh" and raised:
+            raised = f"“{raised}”{output_words.gloss(raised, lang)}"
+        table.add_row(label, harness_words.ending(end.reason, lang), Text(raised))
+    return View(table)
+
+
 def course_view(lang: str = "en") -> View:
     """§8's table: every switch, its reference and course values, its experiments, and why the
     course differs or keeps it (bold where the course differs)."""
@@ -442,8 +460,8 @@ def course_result(output: str, lang: str) -> Text:
     """The course's text as sent; in zh quoted as data (“…”), its Chinese after it."""
     if lang != "zh":
         return Text(output)
-    gloss = next((g for k, g in COURSE_RESULT_GLOSS.items() if output.startswith(k)), None)
-    return Text(f"“{output}”" + (f"（{gloss}）" if gloss else ""))
+    gloss = next((f"（{g}）" for k, g in COURSE_RESULT_GLOSS.items() if output.startswith(k)), "")
+    return Text(f"“{output}”" + (gloss or output_words.gloss(output, lang)))
 
 
 def course_lines(lines: Sequence[str], lang: str) -> RenderableType:

@@ -39,7 +39,7 @@ from lab.kernel.trace import (
     ToolExecuted,
     ToolRefused,
 )
-from lab.views import api_words
+from lab.views import api_words, output_words
 from lab.views import harness_words as said
 from lab.views.scenario_words import in_chinese
 from lab.views.transcript_words import WORDS
@@ -108,6 +108,12 @@ def body(text: str, w: dict[str, str], limit: int | None) -> str:
     if limit is None or len(text) <= limit:
         return text
     return text[:limit] + w["more"].format(n=len(text) - limit)
+
+
+def quoted(text: str, gloss: str) -> str:
+    """Wire text with a Chinese gloss: quoted as sent, then said in Chinese; unglossed text as
+    it is."""
+    return f"“{text}”{gloss}" if gloss else text
 
 
 def block_text(block: dict[str, Any], w: dict[str, str]) -> str:
@@ -192,7 +198,8 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
                 result = f"“{one_line(e.result, 120)}”{gloss}"
             return w["hook"].format(event=e.event, hook=e.hook, result=result), "magenta"
         case HookFailed():
-            return w["hook_failed"].format(event=e.event, hook=e.hook, error=e.error), "red"
+            error = quoted(e.error, output_words.gloss(e.error, lang))
+            return w["hook_failed"].format(event=e.event, hook=e.hook, error=error), "red"
         case HookSkipped():
             text = w["hook_skipped"].format(event=e.event, hook=e.hook, because=e.because)
             return text, "bold magenta"
@@ -213,17 +220,15 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
                 started=f"{e.started:g}",
                 finished=f"{e.finished:g}",
                 error=error,
-                output=body(e.output, w, limit),
+                output=quoted(body(e.output, w, limit), output_words.gloss(e.output, lang)),
             )
             return text, "red" if e.is_error else ""
         case ResultSpilled():
             return w["spilled"].format(size=e.size, path=e.path), "blue"
         case ResultAppended():
             error = " [is_error]" if e.is_error else ""
-            gloss = said.result_gloss(e.content, lang)
-            content = body(e.content, w, limit)
-            if gloss:  # the harness's own words: quoted as sent, then said in Chinese
-                content = f"“{content}”{gloss}"
+            gloss = said.result_gloss(e.content, lang) or output_words.gloss(e.content, lang)
+            content = quoted(body(e.content, w, limit), gloss)
             return w["result"].format(error=error, content=content), "dim"
         case BatchRan():
             parallel = w["parallel"] if e.parallel else ""
@@ -237,7 +242,9 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
         case StopContinued():
             return w["stop_continued"].format(reason=e.reason), "magenta"
         case RunEnded():
-            detail = f"“{e.detail}”" if lang == "zh" and e.detail else e.detail  # what was raised
+            detail = e.detail  # what was raised: quoted as data in zh, its meaning after it
+            if lang == "zh" and e.detail:
+                detail = f"“{e.detail}”{output_words.gloss(e.detail, lang)}"
             text = w["ended"].format(reason=said.ending(e.reason, lang), detail=detail).rstrip()
             return text, "bold"
     return one_line(repr(e)), "dim"
