@@ -88,6 +88,26 @@ def test_every_complaint_of_the_shell_is_said_in_chinese(command):
             "TypeError（类型错误）：write() 缺少 1 个必需的位置参数：'content'",
         ),
         ("KeyError: 'no_such_tool'", "KeyError（键错误）：没有键 'no_such_tool'"),
+        (
+            "TypeError: f() missing 1 required positional argument: 'content' (3 calls unanswered)",
+            "TypeError（类型错误）：f() 缺少 1 个必需的位置参数：'content'（3 个调用没有得到回答）",
+        ),
+        (
+            'TypeError: can only concatenate str (not "int") to str',
+            "TypeError（类型错误）：str 只能和 str 拼接，这里拼上的是 int",
+        ),
+        (
+            "[Output too large (5000 characters). Full output saved to /workspace/.spill/t.txt]",
+            "输出太大（5000 个字符），完整输出存到了 /workspace/.spill/t.txt",
+        ),
+        (
+            "[Output too large (5000 characters); not saved: /workspace/.spill: Not a directory]",
+            "输出太大（5000 个字符），没能存下来：/workspace/.spill：不是目录",
+        ),
+        (
+            "[Partial view: the first 2000 of 9000 characters.]",
+            "只给出了前 2000 个字符，一共 9000 个",
+        ),
     ],
 )
 def test_a_message_is_said_with_its_data_unchanged(said, chinese):

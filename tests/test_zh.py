@@ -49,6 +49,7 @@ CODE_SPANS = [
     re.compile(r"`[^`]*`"),
     re.compile(r"“[^”]*”"),
     re.compile(r"\{.*\}"),
+    re.compile(r"\{\"[^}]*…"),  # JSON cut short to fit a label
     re.compile(r"Switches\([^)]*\)"),
     re.compile(r"\blab (?:show|run|check|list|report|compare|switches|notebooks)\b[^，。；）]*"),
     re.compile(r"\bpip install [^，。；）]*"),
@@ -58,7 +59,7 @@ CODE_SPANS = [
 # A “data” span a narrow column wrapped onto two or more lines is data all the same.
 # A quoted span that a table cell wrapped; in two panes side by side a span of the right pane may
 # sit inside one of the left pane's, so the innermost spans go first, again and again.
-WRAPPED_DATA = re.compile(r"“[^“”]{0,300}”")
+WRAPPED_DATA = re.compile(r"“[^“”]{0,600}”")  # the longest is an API 400 (~350)
 
 
 def english_sentences(
@@ -98,6 +99,7 @@ def test_the_detector_finds_english_prose_and_lets_code_pass():
     # Two panes side by side: the right pane's quote sits inside the left pane's wrapped one.
     panes = "“Blocked at:  “notes.txt\nPermission denied”（拦）  rm: cannot remove”（删）"
     assert english_sentences(panes) == []
+    assert english_sentences('托盘 1：save_note {"text": "ask Li about the …') == []
     assert english_sentences("“a” but this prose stays English “b”") == [
         "but this prose stays English"
     ]

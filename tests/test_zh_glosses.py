@@ -36,6 +36,9 @@ def test_lab_run_and_compare_show_the_gloss_beside_the_name(lab):
     assert code == 0 and "（为不合法调用问用户的次数）" in out
     code, out, _ = lab("compare", "course", "--lang", "zh")
     assert code == 0 and "（审计日志记下的被拒调用数）" in out
+    joined = out.replace("\n", "")  # the course's crash, as raised, then its Chinese
+    assert "“TypeError: course_tools.<locals>.write_file() missing 1 required" in joined
+    assert "（TypeError（类型错误）：course_tools.<locals>.write_file() 缺少 1 个必需的" in joined
     # a narrow Chinese column never stacks one character per line
     assert not any(len(line.strip()) == 1 and ord(line.strip()) in HAN for line in out.split("\n"))
 

@@ -10,6 +10,7 @@ from rich.table import Table
 
 from lab.chapter.compare import Row
 from lab.chapter.course_rules import PINNED, revision_dependent
+from lab.views import output_words
 from lab.views.observable_words import named
 from lab.views.report import prose, show
 
@@ -63,6 +64,11 @@ WORDS = {
 }
 
 
+def raised(detail: str, lang: str) -> str:
+    """What a crash raised: as raised; in zh quoted as data, its Chinese after it."""
+    return f"“{detail}”{output_words.gloss(detail, lang)}" if lang == "zh" else detail
+
+
 def verdict(row: Row, words: dict[str, str]) -> str:
     """Both readings: yes / no, or which rules the degradation needs; † when revision-bound.
     A preset run that crashed where the experiment expects none is no "no": it crashed."""
@@ -104,7 +110,7 @@ def compare_view(preset: str, rows: list[Row], flips: dict[str, Any], lang: str)
     )
     marked = ", ".join(name for name in flips if name in pinned_only)
     crashes = {row.id: row.preset_detail for row in rows if row.crashed}
-    endings = [words["endings"].format(id=i, detail=d) for i, d in crashes.items()]
+    endings = [words["endings"].format(id=i, detail=raised(d, lang)) for i, d in crashes.items()]
     return Group(
         table,
         *(prose(line, lang) for line in endings),

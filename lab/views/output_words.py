@@ -106,6 +106,10 @@ PYTHON: list[Shape] = shapes(
         ),
     ),
     (
+        r'^can only concatenate str \(not "(.+)"\) to str$',
+        lambda m: f"str 只能和 str 拼接，这里拼上的是 {m[1]}",
+    ),
+    (
         r"^(\S+\(\)) takes (\d+) positional arguments? but (\d+) (?:was|were) given$",
         lambda m: f"{m[1]} 只接受 {m[2]} 个位置参数，却收到了 {m[3]} 个",
     ),
@@ -117,9 +121,15 @@ KEY: list[Shape] = shapes(
 )
 
 
+# What `lab compare` adds to a crash's message (lab/chapter/compare.py).
+UNANSWERED = re.compile(r"^(.+) \((\d+) calls? unanswered\)$")
+
+
 def python_said(type_name: str, message: str) -> str:
     """`TypeError: f() got …` in Chinese: the type's name and its meaning, then the message's
     (a KeyError's message is the missing key, repr'd)."""
+    if cut := UNANSWERED.match(message):
+        return f"{python_said(type_name, cut[1])}（{cut[2]} 个调用没有得到回答）"
     head = f"{type_name}（{PYTHON_TYPES[type_name]}）" if type_name in PYTHON_TYPES else type_name
     if type_name == "KeyError":  # its message is the key, repr'd; the lab's own says more
         said = said_by(KEY, message)
@@ -142,6 +152,19 @@ TOOL: list[Shape] = shapes(
     (r"^Wrote (\d+) bytes to (.+)$", lambda m: f"向 {m[2]} 写入了 {m[1]} 个字符"),
     (r"^Edited (.+)$", lambda m: f"改好了 {m[1]}"),
     (r"^Dangerous command blocked$", lambda m: "危险命令被拦下"),
+    # the harness's result cap (lab/harness/results.py)
+    (
+        r"^\[Partial view: the first (\d+) of (\d+) characters\.\]$",
+        lambda m: f"只给出了前 {m[1]} 个字符，一共 {m[2]} 个",
+    ),
+    (
+        r"^\[Output too large \((\d+) characters\)\. Full output saved to (.+)\]$",
+        lambda m: f"输出太大（{m[1]} 个字符），完整输出存到了 {m[2]}",
+    ),
+    (
+        r"^\[Output too large \((\d+) characters\); not saved: (.+)\]$",
+        lambda m: f"输出太大（{m[1]} 个字符），没能存下来：{line_said(m[2]) or m[2]}",
+    ),
     (r"^(\w+Error): (.+)$", lambda m: python_said(m[1], m[2])),
     (r"^Error: (.+)$", lambda m: f"错误：{line_said(m[1]) or m[1]}"),
     (r"^(.+)$", lambda m: command_said(m[1])),  # the shell's complaints: `rm: cannot remove …`
