@@ -109,12 +109,15 @@ def _got(m: re.Match[str]) -> str | None:
 # another: a composite (`request #n: ...`) comes after the shapes that start the same way.
 SHAPES: list[tuple[str, Make]] = [
     # the loop: pairing, continuation, termination, crashes
-    (rf"calls {LIST} are answered as {LIST}", lambda m: f"调用 {m[1]} 得到的回答是 {m[2]}"),
+    (
+        rf"calls {LIST} are answered as {LIST}",
+        lambda m: f"工具调用 {m[1]} 的 tool_result 依次是 {m[2]}",
+    ),
     (
         rf"messages\.{N} calls {LIST}; the next message answers (nothing|{LIST})",
         lambda m: (
-            f"messages.{m[1]} 调用了 {m[2]}；下一条消息回答的是"
-            + ("……什么也没有" if m[3] == "nothing" else f" {m[3]}")
+            f"messages.{m[1]} 调用了 {m[2]}；下一条消息"
+            + ("什么也没回答" if m[3] == "nothing" else f"回答的是 {m[3]}")
         ),
     ),
     (
@@ -140,7 +143,7 @@ SHAPES: list[tuple[str, Make]] = [
     ),
     (
         rf"a Stop hook blocked {N} times; the cap is {N}",
-        lambda m: f"Stop 钩子阻断了 {m[1]} 次；上限是 {m[2]} 次",
+        lambda m: f"退出钩子（Stop）阻断了 {m[1]} 次；上限是 {m[2]} 次",
     ),
     (
         rf"request #{N} asked past the script's last answer",
@@ -148,7 +151,7 @@ SHAPES: list[tuple[str, Make]] = [
     ),
     (
         rf"{N} answers asked for; the turn limit is {N}",
-        lambda m: f"要了 {m[1]} 个回答；轮数上限是 {m[2]}",
+        lambda m: f"向 API 要了 {m[1]} 个回答；轮数上限是 {m[2]}",
     ),
     (rf"{N} model calls, the limit is {N}", lambda m: f"模型调用了 {m[1]} 次；轮数上限是 {m[2]}"),
     (
@@ -168,7 +171,7 @@ SHAPES: list[tuple[str, Make]] = [
     # the API's faults
     (
         rf"a (.+) ended the run after {N} of {N} retries",
-        lambda m: f"{m[1]} 在重试 {m[2]} 次（应重试 {m[3]} 次）之后就结束了运行",
+        lambda m: f"{m[1]} 只重试了 {m[2]} 次（应重试 {m[3]} 次）就结束了运行",
     ),
     (
         rf"request #{N} came {ID} s after request #{N}; retry-after asked for {ID} s",
