@@ -148,8 +148,7 @@ REAL = {
     "之后 API 收下的请求里没有一个回答它",
     "request #2 was rejected: 400 invalid_request_error: messages.2: all messages must have "
     "non-empty content except for the optional final assistant message": "请求 #2 被 API 拒收："
-    "400 invalid_request_error: messages.2: all messages must have non-empty content except "
-    "for the optional final assistant message",
+    "400 invalid_request_error（API 的原话见引号里）",
     "a overloaded_error: Overloaded ended the run after 0 of 5 retries": "overloaded_error: "
     "Overloaded 只重试了 0 次（应重试 5 次）就结束了运行",
     "request #2 sends #1's answer back: 1 of its 1 thinking block(s) dropped": "请求 #2 回传 #1 "
@@ -221,6 +220,11 @@ BROKEN = [
         Case(
             (turn(bash("ls && rm -rf src")), DONE), rules=RM, human=("y",), hooks=("auto_approve",)
         ),
+    ),
+    (
+        "pair_protection",
+        "pairing_in_call_order",
+        Case((turn(bash("ls")), DONE), rules=RuleSet(default="ask")),
     ),
     ("workspace_wall", "containment", Case((WALL, DONE), rules=COURSE, human=("y",))),
     (
@@ -303,6 +307,7 @@ def test_composites_say_their_inner_part_and_an_unknown_one_says_nothing():
     # the stage a cheap check stops at, in the chapter's words
     said = chinese("the human was asked about toolu_01, which validation stops")
     assert said == "用户被问到了 toolu_01，可「结构校验」这一关本来就会拦下它"
+    assert chinese("request #2 was rejected: overloaded") == "请求 #2 被 API 拒收：overloaded"
     for unknown in ("request #3: a problem nobody wrote", "a message nobody wrote"):
         assert chinese(unknown) is None and reason_in_chinese(unknown) == ""
     assert reason_in_chinese("request #2 sends #1's answer back: a change nobody wrote") == ""

@@ -1,10 +1,9 @@
 """The reference harness's promises and what their checks say when one breaks, in Chinese.
 
-PROMISES is keyed by the invariant's name (the English is each check's docstring; tests/test_zh.py
-fails on a missing one). SHAPES reads a failure message of lab/testing/invariants.py or of the
-judges in lab/kernel/promises.py by its stable structure and keeps its data as written: call ids,
-JSON inputs, paths, numbers, reprs, the API's own error text. tests/test_invariant_words.py fails
-on a message no shape reads.
+PROMISES: each invariant's promise (the English is its check's docstring; tests/test_zh.py fails
+on a missing one). SHAPES: each failure message of lab/testing/invariants.py and of the judges in
+lab/kernel/promises.py, read by its stable structure, its data kept as written (ids, JSON, paths,
+numbers, reprs, the API's own words); tests/test_invariant_words.py fails on one no shape reads.
 """
 
 from __future__ import annotations
@@ -80,12 +79,11 @@ CALL = r"(\S+ \S+ \{.*\})"  # invariants.show_call: id, tool name, input as JSON
 LIST = r"(\[.*?\])"  # a list of call ids, as Python prints it
 REPR = r"('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|None)"  # a repr'd string (or None)
 
-Make = Callable[[re.Match[str]], str | None]  # None: an inner part no shape knows
-
 
 def _crashed(m: re.Match[str]) -> str:
     # The inner part is the crash's own line (`KeyError: ...`), data; or no_crash's fallback.
-    return f"harness 崩溃了：{chinese(m[1]) or m[1]}"
+    fallback = m[1].startswith("the run crashed (")
+    return f"harness 崩溃了：{chinese(m[1]) if fallback else m[1]}"
 
 
 def _request(m: re.Match[str]) -> str | None:
@@ -99,20 +97,19 @@ def _changed(m: re.Match[str]) -> str | None:
     return f"请求 #{m[1]} 回传 #{m[2]} 的回答时改了它：{'；'.join(parts)}" if all(parts) else None
 
 
+GOT = {"no result": "却没有得到结果", "a result without is_error": "得到的结果却没有标 is_error"}
+
+
 def _got(m: re.Match[str]) -> str | None:
-    said = chinese(m[1])
-    got = "却没有得到结果" if m[2] == "no result" else "得到的结果却没有标 is_error"
-    return f"{said}，{got}" if said else None
+    said = chinese(m[1])  # `{why} got {got}`: why is a message of its own
+    return f"{said}，{GOT[m[2]]}" if said else None
 
 
 # Each message's structure -> its Chinese, the data kept. Order matters where one shape holds
 # another: a composite (`request #n: ...`) comes after the shapes that start the same way.
-SHAPES: list[tuple[str, Make]] = [
+SHAPES: list[tuple[str, Callable[[re.Match[str]], str | None]]] = [  # None: inner part unknown
     # the loop: pairing, continuation, termination, crashes
-    (
-        rf"calls {LIST} are answered as {LIST}",
-        lambda m: f"工具调用 {m[1]} 的 tool_result 依次是 {m[2]}",
-    ),
+    (rf"calls {LIST} are answered as {LIST}", lambda m: f"调用 {m[1]} 的结果依次是 {m[2]}"),
     (
         rf"messages\.{N} calls {LIST}; the next message answers (nothing|{LIST})",
         lambda m: (
@@ -128,7 +125,12 @@ SHAPES: list[tuple[str, Make]] = [
         rf"messages\.{N} is no answer the API finished",
         lambda m: f"messages.{m[1]} 不是 API 完整送达的任何一条回答",
     ),
-    (rf"request #{N} was rejected: (.+)", lambda m: f"请求 #{m[1]} 被 API 拒收：{m[2]}"),
+    (  # the API's own words (status, type, message) are long and stand quoted right before
+        rf"request #{N} was rejected: (?:(\d{{3}} \S+): )?(.+)",
+        lambda m: (
+            f"请求 #{m[1]} 被 API 拒收：" + (f"{m[2]}（API 的原话见引号里）" if m[2] else m[3])
+        ),
+    ),
     (
         rf"request #{N}'s answer called {ID} \({ID}, declared {ID}\) and no later request "
         "the API took answers it",
