@@ -164,7 +164,7 @@ REAL = {
     "按生产版的托盘切法应是 1 秒",
     "bash (toolu_001) ran, though max_tokens cut its input": "bash（toolu_001）执行了，"
     "尽管它的输入被 max_tokens 截断了",
-    "the human was asked about toolu_001, whose input is invalid": "用户被问到了 toolu_001，"
+    "the human was asked about toolu_001, whose input is invalid": "为 toolu_001 问了用户，"
     "可它的输入不合格",
     "the read toolu_002 was spilled to /workspace/.spill/toolu_002.txt": "读文件调用 toolu_002 "
     "被溢写到了 /workspace/.spill/toolu_002.txt",
@@ -306,7 +306,7 @@ def test_composites_say_their_inner_part_and_an_unknown_one_says_nothing():
     assert said == "未知工具 check_disk（toolu_01），得到的结果却没有标 is_error"
     # the stage a cheap check stops at, in the chapter's words
     said = chinese("the human was asked about toolu_01, which validation stops")
-    assert said == "用户被问到了 toolu_01，可「结构校验」这一关本来就会拦下它"
+    assert said == "为 toolu_01 问了用户，可「结构校验」这一关本来就会拦下它"
     assert chinese("request #2 was rejected: overloaded") == "请求 #2 被 API 拒收：overloaded"
     for unknown in ("request #3: a problem nobody wrote", "a message nobody wrote"):
         assert chinese(unknown) is None and reason_in_chinese(unknown) == ""

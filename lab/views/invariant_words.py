@@ -238,11 +238,11 @@ SHAPES: list[tuple[str, Callable[[re.Match[str]], str | None]]] = [  # None: inn
     ),
     (
         rf"the human was asked about {ID}, which {ID} stops",
-        lambda m: f"用户被问到了 {m[1]}，可「{stage(m[2], 'zh')}」这一关本来就会拦下它",
+        lambda m: f"为 {m[1]} 问了用户，可「{stage(m[2], 'zh')}」这一关本来就会拦下它",
     ),
     (
         rf"the human was asked about {ID}, whose input is invalid",
-        lambda m: f"用户被问到了 {m[1]}，可它的输入不合格",
+        lambda m: f"为 {m[1]} 问了用户，可它的输入不合格",
     ),
     (
         rf"the hooks said nothing about {CALL}, yet nobody was asked",
