@@ -1,8 +1,17 @@
-"""The reference harness's promises (lab/testing's invariants) in Chinese, keyed by the invariant's
-name; the English is each check's docstring. A promise missing here shows its English, and
-tests/test_zh.py fails on it."""
+"""The reference harness's promises and what their checks say when one breaks, in Chinese.
+
+PROMISES: each invariant's promise (the English is its check's docstring; tests/test_zh.py fails
+on a missing one). SHAPES: each failure message of lab/testing/invariants.py and of the judges in
+lab/kernel/promises.py, read by its stable structure, its data kept as written (ids, JSON, paths,
+numbers, reprs, the API's own words); tests/test_invariant_words.py fails on one no shape reads.
+"""
 
 from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from lab.views.harness_words import contract, stage
 
 PROMISES = {
     "no_crash": "任何模型回答都不会让 harness 抛异常：未知工具、不合格的输入、失败的工具或钩子"
@@ -63,16 +72,227 @@ def promise(name: str, english: str, lang: str) -> str:
     return PROMISES.get(name, english) if lang == "zh" else english
 
 
-# A part of what an invariant's check says when it breaks → its Chinese (the first part found
-# names it). The hunt of notebook 07 flips the workspace wall, so containment's words lead.
-REASONS: dict[str, str] = {
-    "files outside the workspace changed": "工作区外的文件变了，却没有哪条 bash 命令写过它们",
-    "reached outside the workspace": "文件工具越出了工作区",
-    ", outside the workspace": "文件工具列出了工作区外的路径",
-}
+# The data inside a message, as the checks write it.
+N = r"(\d+)"  # a request number, a turn, a count
+ID = r"(\S+)"  # a call id, a tool or hook name, a path, a number printed with :g
+CALL = r"(\S+ \S+ \{.*\})"  # invariants.show_call: id, tool name, input as JSON
+LIST = r"(\[.*?\])"  # a list of call ids, as Python prints it
+REPR = r"('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|None)"  # a repr'd string (or None)
+
+
+def _crashed(m: re.Match[str]) -> str:
+    # The inner part is the crash's own line (`KeyError: ...`), data; or no_crash's fallback.
+    fallback = m[1].startswith("the run crashed (")
+    return f"harness 崩溃了：{chinese(m[1]) if fallback else m[1]}"
+
+
+def _request(m: re.Match[str]) -> str | None:
+    said = chinese(m[2])  # `request #n: {problem}`: the inner problem is said in Chinese too
+    return f"请求 #{m[1]}：{said}" if said else None
+
+
+def _changed(m: re.Match[str]) -> str | None:
+    # what_changed joins its parts with "; ": each part is said on its own.
+    parts = [chinese(part) or "" for part in m[3].split("; ")]
+    return f"请求 #{m[1]} 回传 #{m[2]} 的回答时改了它：{'；'.join(parts)}" if all(parts) else None
+
+
+GOT = {"no result": "却没有得到结果", "a result without is_error": "得到的结果却没有标 is_error"}
+
+
+def _got(m: re.Match[str]) -> str | None:
+    said = chinese(m[1])  # `{why} got {got}`: why is a message of its own
+    return f"{said}，{GOT[m[2]]}" if said else None
+
+
+# Each message's structure -> its Chinese, the data kept. Order matters where one shape holds
+# another: a composite (`request #n: ...`) comes after the shapes that start the same way.
+SHAPES: list[tuple[str, Callable[[re.Match[str]], str | None]]] = [  # None: inner part unknown
+    # the loop: pairing, continuation, termination, crashes
+    (rf"calls {LIST} are answered as {LIST}", lambda m: f"调用 {m[1]} 的结果依次是 {m[2]}"),
+    (
+        rf"messages\.{N} calls {LIST}; the next message answers (nothing|{LIST})",
+        lambda m: (
+            f"messages.{m[1]} 调用了 {m[2]}；下一条消息"
+            + ("什么也没回答" if m[3] == "nothing" else f"回答的是 {m[3]}")
+        ),
+    ),
+    (
+        rf"messages\.{N} answers {LIST}, which messages\.{N} did not call",
+        lambda m: f"messages.{m[1]} 回答了 {m[2]}，可 messages.{m[3]} 并没有调用它们",
+    ),
+    (
+        rf"messages\.{N} is no answer the API finished",
+        lambda m: f"messages.{m[1]} 不是 API 完整送达的任何一条回答",
+    ),
+    (  # the API's own words (status, type, message) are long and stand quoted right before
+        rf"request #{N} was rejected: (?:(\d{{3}} \S+): )?(.+)",
+        lambda m: (
+            f"请求 #{m[1]} 被 API 拒收：" + (f"{m[2]}（API 的原话见引号里）" if m[2] else m[3])
+        ),
+    ),
+    (
+        rf"request #{N}'s answer called {ID} \({ID}, declared {ID}\) and no later request "
+        "the API took answers it",
+        lambda m: (
+            f"请求 #{m[1]} 的回答调用了 {m[2]}（{m[3]}，声明的是 {m[4]}），"
+            "之后 API 收下的请求里没有一个回答它"
+        ),
+    ),
+    (
+        rf"turn {N} held no tool_use block \(declared {REPR}\), yet the model was called again",
+        lambda m: f"第 {m[1]} 轮的回答里没有 tool_use 块（声明的是 {m[2]}），模型却又被调用了",
+    ),
+    (
+        rf"a Stop hook blocked {N} times; the cap is {N}",
+        lambda m: f"退出钩子（Stop）阻断了 {m[1]} 次；上限是 {m[2]} 次",
+    ),
+    (
+        rf"request #{N} asked past the script's last answer",
+        lambda m: f"请求 #{m[1]} 在剧本的最后一个回答之后还在要回答",
+    ),
+    (
+        rf"{N} answers asked for; the turn limit is {N}",
+        lambda m: f"向 API 要了 {m[1]} 个回答；轮数上限是 {m[2]}",
+    ),
+    (rf"{N} model calls, the limit is {N}", lambda m: f"模型调用了 {m[1]} 次；轮数上限是 {m[2]}"),
+    (
+        rf"the run ended {N} times, or events followed its end",
+        lambda m: f"运行结束了 {m[1]} 次，或者结束之后还有事件",
+    ),
+    (r"the harness crashed: (.+)", _crashed),
+    (r"the run crashed \((.+)\)", lambda m: f"运行崩溃了（{m[1]}）"),
+    (
+        r"the program exited 0 without asking for its final answer \(gave up silently\)",
+        lambda m: "程序没要最后一个回答就以 0 退出了（悄悄放弃了）",
+    ),
+    # the model's odd calls (the probe's judges): `{why} got {got}`
+    (r"(.+) got (no result|a result without is_error)", _got),
+    (rf"unknown tool {ID} \({ID}\)", lambda m: f"未知工具 {m[1]}（{m[2]}）"),
+    (rf"{ID} \({ID}\) with invalid input (.+)", lambda m: f"{m[1]}（{m[2]}）的输入 {m[3]} 不合格"),
+    # the API's faults
+    (
+        rf"a (.+) ended the run after {N} of {N} retries",
+        lambda m: f"{m[1]} 只重试了 {m[2]} 次（应重试 {m[3]} 次）就结束了运行",
+    ),
+    (
+        rf"request #{N} came {ID} s after request #{N}; retry-after asked for {ID} s",
+        lambda m: f"请求 #{m[1]} 在请求 #{m[3]} 之后 {m[2]} 秒就来了；retry-after 要求等 {m[4]} 秒",
+    ),
+    (
+        rf"{ID} \({ID}\) from the broken answer of #{N} ran",
+        lambda m: f"#{m[3]} 中途断开的回答里的 {m[1]}（{m[2]}）执行了",
+    ),
+    (
+        rf"request #{N} sends back {ID} from a broken answer",
+        lambda m: f"请求 #{m[1]} 回传了中途断开的回答里的 {m[2]}",
+    ),
+    (
+        rf"{CALL} ran, but no finished answer holds it",
+        lambda m: f"{m[1]} 执行了，可是没有哪条完整送达的回答里有它",
+    ),
+    (
+        rf"{ID} \({ID}\) ran, though max_tokens cut its input",
+        lambda m: f"{m[1]}（{m[2]}）执行了，尽管它的输入被 max_tokens 截断了",
+    ),
+    (
+        rf"the cut call {ID} was answered as if it had run",
+        lambda m: f"被截断的调用 {m[1]} 得到的回答就像它执行过一样",
+    ),
+    (
+        rf"request #{N} splits #{N}'s answer into {N} turns",
+        lambda m: f"请求 #{m[1]} 把 #{m[2]} 的回答拆成了 {m[3]} 个 assistant 轮次",
+    ),
+    (rf"request #{N} sends #{N}'s answer back: (.+)", _changed),
+    # what_changed's parts
+    (
+        rf"{N} of its {N} (thinking|text) block\(s\) dropped",
+        lambda m: f"它的 {m[2]} 个 {m[3]} 块丢了 {m[1]} 个",
+    ),
+    (rf"{ID} missing", lambda m: f"{m[1]} 不见了"),
+    (rf"{ID} renamed {ID} → {ID}", lambda m: f"{m[1]} 被改了名：{m[2]} → {m[3]}"),
+    (rf"{ID}'s input changed", lambda m: f"{m[1]} 的输入被改了"),
+    (r"its blocks reordered", lambda m: "它的块被重新排了序"),
+    (rf"request #{N}: (.+)", _request),
+    # permissions and hooks
+    (
+        rf"{CALL} ran although {REPR} denies it",
+        lambda m: f"{m[1]} 执行了，尽管拒绝规则 {m[2]} 不许它执行",
+    ),
+    (r"(.+) appeared", lambda m: f"工作目录里出现了 {m[1]}"),
+    (
+        rf"{CALL} executed with hooks; without hooks the gates refuse it",
+        lambda m: f"{m[1]} 在有钩子时执行了；没有钩子时门禁会拒绝它",
+    ),
+    (
+        rf"{CALL} executed although the hook {ID} blocks it",
+        lambda m: f"{m[1]} 执行了，尽管钩子 {m[2]} 阻断了它",
+    ),
+    (
+        rf"the {ID} hook {ID} never ran(?: for {ID})?",
+        lambda m: f"{m[1]} 钩子 {m[2]} " + (f"没有为 {m[3]} 运行" if m[3] else "没有运行"),
+    ),
+    (
+        rf"the context from {ID} \((.+)\) never reached the model",
+        lambda m: f"{m[1]} 给的上下文（{m[2]}）没有送到模型",
+    ),
+    (
+        rf"the human was asked about {ID}, which {ID} stops",
+        lambda m: f"为 {m[1]} 问了用户，可「{stage(m[2], 'zh')}」这一关本来就会拦下它",
+    ),
+    (
+        rf"the human was asked about {ID}, whose input is invalid",
+        lambda m: f"为 {m[1]} 问了用户，可它的输入不合格",
+    ),
+    (
+        rf"the hooks said nothing about {CALL}, yet nobody was asked",
+        lambda m: f"钩子对 {m[1]} 一言不发，却没有问用户",
+    ),
+    # the workspace wall, the sandbox, the contract
+    (rf"{CALL} reached outside the workspace", lambda m: f"文件工具调用 {m[1]} 越出了工作区"),
+    (
+        rf"{CALL} listed (.+), outside the workspace",
+        lambda m: f"文件工具调用 {m[1]} 列出了工作区外的 {m[2]}",
+    ),
+    (
+        r"files outside the workspace changed, and no bash command wrote",
+        lambda m: "工作区外的文件变了，却没有哪条会写的 bash 命令执行过",
+    ),
+    (
+        r"(.+), outside the workspace, changed through the shell",
+        lambda m: f"工作区外的 {m[1]} 经由 shell 被改变了",
+    ),
+    (
+        r"tool '(.+?)': (.+), yet it was registered and offered to the model",
+        lambda m: f"工具 '{m[1]}'：{contract(m[2])}，它却照样注册并提供给了模型",
+    ),
+    # execution, results, order
+    (
+        rf"(.+) differs from a serial replay: {REPR} vs {REPR}",
+        lambda m: f"{m[1]} 与按模型的顺序逐个重放的结果不同：这次是 {m[2]}，重放是 {m[3]}",
+    ),
+    (
+        rf"{CALL} returned {REPR}, alone it gives {REPR}",
+        lambda m: f"{m[1]} 返回了 {m[2]}，单独执行时返回 {m[3]}",
+    ),
+    (
+        rf"turn {N}: the tools took {ID} s; production's trays take {ID} s",
+        lambda m: f"第 {m[1]} 轮：工具用了 {m[2]} 秒；按生产版的托盘切法应是 {m[3]} 秒",
+    ),
+    (rf"the read {ID} was spilled to {ID}", lambda m: f"读文件调用 {m[1]} 被溢写到了 {m[2]}"),
+]
+COMPILED = [(re.compile(pattern, re.S), make) for pattern, make in SHAPES]
+
+
+def chinese(reason: str) -> str | None:
+    """A check's message in Chinese, or None when no shape reads it."""
+    for pattern, make in COMPILED:
+        if (found := pattern.fullmatch(reason)) and (said := make(found)):
+            return said
+    return None
 
 
 def reason_in_chinese(reason: str) -> str:
-    """What follows a check's words in zh: their Chinese in brackets, when the table knows it."""
-    said = next((zh for part, zh in REASONS.items() if part in reason), None)
+    """What follows a check's words in zh: their Chinese in brackets, when a shape reads them."""
+    said = chinese(reason)
     return f"（{said}）" if said else ""
