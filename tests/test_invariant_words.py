@@ -154,7 +154,7 @@ REAL = {
     "request #2 sends #1's answer back: 1 of its 1 thinking block(s) dropped": "请求 #2 回传 #1 "
     "的回答时改了它：它的 1 个 thinking 块丢了 1 个",
     "the harness crashed: KeyError: \"no handler for tool 'check_disk'\"": "harness 崩溃了："
-    "KeyError: \"no handler for tool 'check_disk'\"",
+    "KeyError（键错误）：号码簿里没有工具 'check_disk' 的处理函数",
     "tool 'word_count': schema properties ['file_path'] are not handler parameters; handler "
     "parameters ['path'] are not in the schema, yet it was registered and offered to the model": (
         "工具 'word_count'：schema 的属性 ['file_path'] 不是处理函数的形参；处理函数的形参 "

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from lab.views import output_words
 from lab.views.harness_words import contract, stage
 
 PROMISES = {
@@ -81,9 +82,11 @@ REPR = r"('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|None)"  # a repr'd string (or N
 
 
 def _crashed(m: re.Match[str]) -> str:
-    # The inner part is the crash's own line (`KeyError: ...`), data; or no_crash's fallback.
-    fallback = m[1].startswith("the run crashed (")
-    return f"harness 崩溃了：{chinese(m[1]) if fallback else m[1]}"
+    # The inner part is the crash's own line (`KeyError: ...`, Python's words) or no_crash's
+    # fallback (the lab's).
+    if m[1].startswith("the run crashed ("):
+        return f"harness 崩溃了：{chinese(m[1])}"
+    return f"harness 崩溃了：{output_words.line_said(m[1].splitlines()[0]) or m[1]}"
 
 
 def _request(m: re.Match[str]) -> str | None:
