@@ -2,8 +2,9 @@
 
 Executes each notebook's source (the students' edition runs the same code cells) and counts, per
 notebook, the runs of three or more English words in what its cells print or display, outside
-code and data (the detector of tests/test_zh.py). Notebook 08 runs the bench, whose report stays
-English by design, and is left out.
+code and data (the detector of tests/test_zh.py); beside it, the runs inside the lab's code that
+a notebook shows on purpose (`code(...)`, English as written), not counted in the first.
+Notebook 08 runs the bench, whose report stays English by design, and is left out.
 
     .venv/bin/python benchmarks/zh_notebook_outputs.py [NOTEBOOK ...] [--show]
 """
@@ -17,13 +18,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-from test_zh import english_sentences, notebook_outputs  # noqa: E402  (the suite's own)
+from test_zh import as_text, cell_outputs, english_sentences  # noqa: E402  (the suite's own)
 
 SKIPPED = {"08_real_harnesses.py"}  # the bench speaks to harness authors, in English
 
 
-def english_runs(source: Path) -> list[str]:
-    return [run for text in notebook_outputs(source) for run in english_sentences(text)]
+def english_runs(source: Path) -> tuple[list[str], list[str]]:
+    """The runs outside the code a notebook shows, and those inside it."""
+    outputs = cell_outputs(source)
+    runs = [[r for o in outputs for r in english_sentences(as_text(o, code=c))] for c in (0, 1)]
+    return runs[0], runs[1]
 
 
 def main(argv: list[str]) -> int:
@@ -31,15 +35,17 @@ def main(argv: list[str]) -> int:
     names = [a for a in argv if not a.startswith("--")]
     sources = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
     sources = [s for s in sources if (s.name in names or not names) and s.name not in SKIPPED]
-    total = 0
+    total = in_code = 0
     for source in sources:
-        runs = english_runs(source)
-        total += len(runs)
-        print(f"{source.name:40} {len(runs):4} English runs", flush=True)
+        runs, code = english_runs(source)
+        total, in_code = total + len(runs), in_code + len(code)
+        print(
+            f"{source.name:40} {len(runs):4} English runs ({len(code)} in code shown)", flush=True
+        )
         if show:
             for run in runs:
                 print(f"    {run}")
-    print(f"{'total':40} {total:4}")
+    print(f"{'total':40} {total:4} English runs ({in_code} in code shown)")
     return 0
 
 

@@ -52,12 +52,14 @@ class View:
 
     renderable: RenderableType
     width: int = WIDTH
+    source: bool = False  # the lab's code, shown as it is (marked so a reader can tell)
 
     def __rich__(self) -> RenderableType:
         return self.renderable
 
     def _repr_html_(self) -> str:
-        return to_html(self.renderable, self.width)
+        shown = to_html(self.renderable, self.width)
+        return f'<div class="lab-source">{shown}</div>' if self.source else shown
 
     def __repr__(self) -> str:  # a plain-text console (IPython in a terminal) sees the text
         return to_text(self.renderable, self.width)
@@ -114,7 +116,7 @@ def code(*objects: Any, highlight: str | None = None) -> View:
         )
         title = f"{shown}:{start}  {name}"
         panels.append(Panel(syntax, title=title, title_align="left", expand=False))
-    return View(Group(*panels))
+    return View(Group(*panels), source=True)
 
 
 # -- one turn at a time ------------------------------------------------------------------------
