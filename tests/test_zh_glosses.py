@@ -11,7 +11,7 @@ from rich.console import Console
 from lab.chapter.experiment import load_all, run_experiment
 from lab.kernel.observables import STANDARD
 from lab.kernel.scenario import Setup
-from lab.kernel.trace import ApiRejected, ModelAnswered, RunStarted
+from lab.kernel.trace import ApiRejected, ModelAnswered, RunStarted, StopContinued
 from lab.testing.pools import TEXTS
 from lab.views import api_words, harness_words
 from lab.views.observable_words import GLOSSES, named
@@ -62,8 +62,10 @@ def test_a_blocked_result_keeps_its_wire_text_and_gains_a_gloss():
 
 # -- the scenarios' words: the wire text exact, its Chinese beside it ----------------------------
 def said_in(run) -> list[str]:
-    """Every prompt the run sent and every text (and thinking) the model said, as on the wire."""
+    """Every prompt the run sent, every text (and thinking) the model said and every reason a
+    Stop hook gave to go on, as on the wire."""
     texts = [e.prompt for e in run.trace.of(RunStarted)]
+    texts += [e.reason for e in run.trace.of(StopContinued)]  # a Stop hook's reason to go on
     for answer in run.trace.of(ModelAnswered):
         texts += [b["text"] for b in answer.blocks if b["type"] == "text"]
         texts += [b["thinking"] for b in answer.blocks if b["type"] == "thinking"]

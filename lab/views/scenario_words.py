@@ -98,6 +98,9 @@ COURSE_SAID: dict[str, str] = {
 # What a hook adds to the first message (D14's UserPromptSubmit hook, the hunt's catalog).
 HOOK_SAID: dict[str, str] = {
     "Team convention: answers cite the file they come from.": "团队约定：回答要注明出自哪个文件。",
+    # a Stop hook's reason to go on (D16's, the hunt's catalog)
+    "Double-check your answer before stopping.": "停下之前，再核对一遍你的答案。",
+    "Keep going.": "接着干。",
 }
 SAID |= COURSE_SAID | HOOK_SAID
 

@@ -196,6 +196,8 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
                 meant = said.reason(e.result, lang)
                 gloss = f"（{meant}）" if meant != e.result else ""
                 result = f"“{one_line(e.result, 120)}”{gloss}"
+            elif lang == "zh" and isinstance(e.result, dict):  # its words inside, then said
+                result += "".join(in_chinese(str(v), lang) for v in e.result.values())
             return w["hook"].format(event=e.event, hook=e.hook, result=result), "magenta"
         case HookFailed():
             error = quoted(e.error, output_words.gloss(e.error, lang))
@@ -240,7 +242,8 @@ def event_line(e: Event, w: dict[str, str], limit: int | None = None) -> tuple[s
             )
             return text, "blue"
         case StopContinued():
-            return w["stop_continued"].format(reason=e.reason), "magenta"
+            gloss = in_chinese(e.reason, lang)
+            return w["stop_continued"].format(reason=e.reason) + gloss, "magenta"
         case RunEnded():
             detail = e.detail  # what was raised: quoted as data in zh, its meaning after it
             if lang == "zh" and e.detail:
