@@ -391,6 +391,18 @@ def test_the_slides_are_one_self_contained_file_in_one_language(deck):
     assert ("两次运行在第" in page) == (lang == "zh")
 
 
+def test_where_the_runs_part_stays_one_row_of_the_projector_in_either_language(deck):
+    """A line of the break is cut by screen columns, not characters: a Chinese gloss takes two
+    columns a character, and a line that wrapped pushed D28 off a 1280×720 screen."""
+    from rich.cells import cell_len
+
+    lang, page, _ = deck
+    rows = [html_module.unescape(r) for r in re.findall(r'<div class="line">([^<]*)</div>', page)]
+    assert len(rows) >= 2 * 20, lang  # two lines for each experiment whose runs part
+    assert max(cell_len(r) for r in rows) <= 104, lang
+    assert any(r.endswith("…") for r in rows), lang  # the long ones were cut, not dropped
+
+
 def test_html_and_slides_are_one_or_the_other(tmp_path, capsys):
     assert main(["report", "--html", str(tmp_path / "a.html"), "--slides", "b.html"]) == 2
     assert main(["report", "--slides", str(tmp_path / "no" / "b.html")]) == 2

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import html
 
+from rich.cells import cell_len, set_cell_size
+
 from lab.chapter.experiment import MECHANISMS, Outcome
 from lab.views.html_report import grade_of
 from lab.views.observable_words import GLOSSES
@@ -144,6 +146,13 @@ def rows_table(outcome: Outcome, lang: str) -> str:
     return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
 
 
+def fitted(text: str, cells: int) -> str:
+    """On one line, cut with … past `cells` columns: a Chinese character takes two, so a zh line
+    takes no more room on the screen than an en one of the same limit."""
+    text = text.replace("\n", "⏎")
+    return text if cell_len(text) <= cells else set_cell_size(text, cells - 1).rstrip() + "…"
+
+
 def where_they_part(outcome: Outcome, lang: str) -> str:
     """The turn where the two runs part, and the line on each side that shows it."""
     w = WORDS[lang]
@@ -154,8 +163,9 @@ def where_they_part(outcome: Outcome, lang: str) -> str:
         return f'<p class="part">{html.escape(w["same"])}</p>'
     lines = []
     for title, line in ((w["before"], split.left), (w["after"], split.right)):
-        text = w["nothing"] if line is None else one_line(line.text.plain, 110)
-        lines.append(f'<div class="line">{html.escape(title)}: {html.escape(text)}</div>')
+        text = w["nothing"] if line is None else line.text.plain
+        # one row of the projector's monospace line holds about 106 columns
+        lines.append(f'<div class="line">{html.escape(fitted(f"{title}: {text}", 104))}</div>')
     return (
         f'<div class="part"><b>◀ {html.escape(w["part"].format(turn=split.turn))}</b>'
         f"{''.join(lines)}</div>"
